@@ -1,0 +1,34 @@
+"""Command line: ``python -m splendor <command>``.
+
+Commands:
+  bench   random-playout speed of the engine (actions/s, games/s, copy and apply/undo cost)
+  arena   bot-vs-bot games with seats rotated: win rates, points, game length, time per move
+  soak    many random and bot games, checking every invariant after every action
+  play    play in a terminal against bots
+"""
+
+import sys
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(__doc__.strip())
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command == "bench":
+        from .bench import main as run
+    elif command == "arena":
+        from .ai.arena import main as run
+    elif command == "soak":
+        from .soak import main as run
+    elif command == "play":
+        from .play import main as run
+    else:
+        print(f"unknown command {command!r}\n\n{__doc__.strip()}", file=sys.stderr)
+        return 2
+    return run(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
