@@ -1,0 +1,73 @@
+# One-command entry points. Each target installs what it needs on a fresh Debian machine and
+# is cheap to repeat (stamp files skip work already done).
+#
+#   make serve   build the site and serve it on http://127.0.0.1:$(PORT)/
+#   make test    venv + npm packages + chromium, build, then the whole pytest suite
+#   make site    build site/ only
+#   make bench   engine benchmarks (python -m splendor bench)
+
+PYTHON ?= python3
+PORT ?= 8000
+PYTEST_ARGS ?=
+VENV := .venv
+VENV_PY := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+CHROMIUM ?= /usr/bin/chromium
+
+export DEBIAN_FRONTEND := noninteractive
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export npm_config_audit := false
+export npm_config_fund := false
+
+.PHONY: serve test site bench browser apt-install clean help
+
+help:
+	@sed -n '4,8p' Makefile
+
+serve: $(NODE_STAMP)
+	$(PYTHON) tools/serve.py --port $(PORT)
+
+site: $(NODE_STAMP)
+	$(PYTHON) tools/build_site.py
+
+test: $(VENV_STAMP) $(NODE_STAMP) browser
+	$(PYTHON) tools/build_site.py
+	$(VENV_PY) -m pytest $(PYTEST_ARGS)
+
+bench:
+	$(PYTHON) -m splendor bench
+
+# --- setup steps ---------------------------------------------------------------------------
+
+$(VENV_STAMP): requirements-dev.txt
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ needed"'
+	@if [ ! -x $(VENV_PY) ]; then \
+	  $(PYTHON) -m venv $(VENV) || { \
+	    echo "python3 -m venv failed; installing python3-venv"; \
+	    $(MAKE) --no-print-directory apt-install PKGS=python3-venv && $(PYTHON) -m venv $(VENV); }; \
+	fi
+	$(VENV_PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || $(MAKE) --no-print-directory apt-install PKGS="nodejs npm"
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# Debian's chromium for the browser tests (Playwright's own browser download is unreachable).
+browser:
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  $(MAKE) --no-print-directory apt-install PKGS=chromium; \
+	else \
+	  echo "WARNING: $(CHROMIUM) missing and apt-get unusable: browser tests will be skipped" \
+	       "(or fail under CI)"; \
+	fi
+
+apt-install:
+	apt-get update -q
+	apt-get install -y -q $(PKGS) </dev/null
+
+clean:
+	rm -rf site test-results .pytest_cache

@@ -1,0 +1,1 @@
+"""Browser edge of the game (PyScript). PLACEHOLDER from the infrastructure work."""

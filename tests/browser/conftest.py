@@ -1,0 +1,98 @@
+"""Browser test fixtures (pytest-playwright driving Debian's /usr/bin/chromium).
+
+Every test under tests/browser/ is marked ``browser``. Run only them with ``pytest -m browser``,
+skip them with ``pytest -m "not browser"``.
+
+Fixtures:
+  site_dir        session: the site, freshly built into a temporary folder
+  site_url        session: that site served on 127.0.0.1 (free port), e.g. "http://127.0.0.1:41234/"
+  base_url        = site_url, so ``page.goto("/")`` opens the game
+  request_log     every request of the test's context (page, workers, service worker), in order
+  console_errors  console messages of type error and uncaught page errors (page and workers)
+Helpers for tests live in browser_helpers.py (``from browser_helpers import wait_ready``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools import build_site  # noqa: E402
+from tools.serve import start_server  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build_site.build(out, quiet=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir):
+    server, url = start_server(site_dir)
+    yield url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_url):
+    return site_url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        message = f"{CHROMIUM} not found: apt-get install -y chromium (or `make test`)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    args = list(browser_type_launch_args.get("args", [])) + CHROMIUM_ARGS
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
+
+
+@pytest.fixture
+def request_log(context) -> list[str]:
+    """URLs of every request made in this test's browser context, workers included."""
+    urls: list[str] = []
+    context.on("request", lambda request: urls.append(request.url))
+    return urls
+
+
+@pytest.fixture
+def console_errors(page) -> list[str]:
+    """Console errors and uncaught exceptions of the page (worker console output included)."""
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda message: errors.append(f"console.{message.type}: {message.text}")
+        if message.type == "error"
+        else None,
+    )
+    page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+    return errors

@@ -1,0 +1,26 @@
+"""Smoke test of the stack: vendored PyScript + Pyodide boot, the lazily created AI worker
+answers, nothing is fetched from another host, and the console stays clean.
+
+Contract with the page (keep it when replacing the placeholder):
+  * body[data-ready="1"] once the main interpreter has run;
+  * a named PyScript worker <script worker name="ai"> (may be created lazily) whose module
+    exports ping(json_text) -> JSON text.
+"""
+
+from browser_helpers import READY_TIMEOUT_MS, non_local, ping_worker, wait_ready
+
+
+def test_page_boots_and_worker_answers_locally(page, request_log, console_errors, site_url):
+    page.set_default_timeout(READY_TIMEOUT_MS)
+    page.goto("/")
+    wait_ready(page)
+
+    answer = ping_worker(page, {"hello": "from the test"})
+    assert answer["pong"] == "pong"
+    assert answer["echo"] == {"hello": "from the test"}
+
+    assert request_log, "no request was recorded"
+    assert any(url.endswith("/runtime/pyodide/pyodide.asm.wasm") for url in request_log)
+    assert non_local(request_log) == []
+    assert all(url.startswith((site_url, "blob:" + site_url, "data:")) for url in request_log)
+    assert console_errors == []

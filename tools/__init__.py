@@ -1,0 +1,1 @@
+"""Build, serve and development tools (standard library only)."""

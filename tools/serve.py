@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Build the site and serve ``site/`` on 127.0.0.1 (standard library only).
+
+    python3 tools/serve.py [--port 8000] [--no-build] [--dir site]
+
+Serves correct MIME types for .mjs/.wasm/.webmanifest and ``Cache-Control: no-cache``, so the
+browser revalidates every file (cheap 304s) and a rebuilt site is picked up on reload.
+
+From tests::
+
+    from tools.serve import start_server
+    server, url = start_server(site_dir)   # threaded, free port, returns at once
+    ...
+    server.stop()
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SITE = ROOT / "site"
+HOST = "127.0.0.1"
+
+EXTRA_TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".webmanifest": "application/manifest+json",
+    ".json": "application/json",
+    ".toml": "application/toml",
+    ".py": "text/x-python",
+    ".csv": "text/csv",
+    ".svg": "image/svg+xml",
+    ".zip": "application/zip",
+}
+
+
+class SiteHandler(SimpleHTTPRequestHandler):
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **EXTRA_TYPES}
+    quiet = True
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # noqa: A002 - signature of the base class
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class SiteServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, site_dir: Path, port: int = 0, host: str = HOST, quiet: bool = True):
+        handler = type("Handler", (SiteHandler,), {"quiet": quiet})
+        super().__init__((host, port), functools.partial(handler, directory=str(site_dir)))
+        self.site_dir = site_dir
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def start(self) -> "SiteServer":
+        self._thread = threading.Thread(target=self.serve_forever, name="site-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+
+def start_server(
+    site_dir: Path | str = DEFAULT_SITE, port: int = 0, quiet: bool = True
+) -> tuple[SiteServer, str]:
+    """Serve site_dir on 127.0.0.1 in a background thread (port 0: a free one).
+
+    Returns (server, url); call server.stop() to end it.
+    """
+    site_dir = Path(site_dir).resolve()
+    if not (site_dir / "index.html").is_file():
+        raise FileNotFoundError(f"{site_dir} has no index.html: build the site first")
+    server = SiteServer(site_dir, port=port, quiet=quiet).start()
+    return server, server.url
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build and serve the static site locally.")
+    parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (8000)")
+    parser.add_argument("--no-build", action="store_true", help="serve site/ as it is")
+    parser.add_argument("--dir", type=Path, default=DEFAULT_SITE, help="folder to serve (site/)")
+    args = parser.parse_args(argv)
+
+    site_dir = args.dir.resolve()
+    if not args.no_build:
+        sys.path.insert(0, str(ROOT))
+        from tools import build_site
+
+        try:
+            build_site.build(site_dir)
+        except build_site.BuildError as error:
+            print(f"build_site: error: {error}", file=sys.stderr)
+            return 1
+    if not (site_dir / "index.html").is_file():
+        print(f"serve: {site_dir} has no index.html: build it first", file=sys.stderr)
+        return 1
+    server = SiteServer(site_dir, port=args.port, quiet=False)
+    print(f"Serving {site_dir} at {server.url} (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
