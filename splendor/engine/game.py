@@ -40,7 +40,7 @@ RECORD_FORMAT = "splendor-record"
 FORMAT_VERSION = 1
 
 # Opcodes of the undo journal: each apply pushes one frame of (scalars, steps...).
-_TOK, _PAY, _RES_MARKET, _RES_DECK, _BUY_MARKET, _BUY_RESERVED, _NOBLE, _VETO, _DEAL = range(9)
+_TOK, _PAY, _RES_MARKET, _RES_DECK, _BUY_MARKET, _BUY_RESERVED, _NOBLE, _VETO, _DEAL, _SERIES_END = range(10)
 
 
 def _combos(mask):
@@ -546,6 +546,9 @@ class Game:
                 self.game_index += 1
                 self._deal()
             else:
+                if self._series:  # the last game of the series: its scores join the per-game results
+                    self.series_results.append(self.scores)
+                    frame.append((_SERIES_END,))
                 self.phase_ = "over"
             return
         self.current = (cur + 1) % n
@@ -613,6 +616,8 @@ class Game:
             elif op == _VETO:
                 _, idx, noble = step
                 self._nobles.insert(idx, noble)
+            elif op == _SERIES_END:
+                self.series_results.pop()
             elif op == _DEAL:
                 supply, market, decks, nobles, plist, start = step[1]
                 self._supply, self._market, self._decks, self._nobles = supply, market, decks, nobles

@@ -86,7 +86,9 @@ def game_from_dict(cls, data):
         _fail("variants are listed twice")
 
     game.game_index = _int(data.get("game_index", 0), "game_index", 0, (n - 1) if game._series else 0)
-    results = _list(data.get("series_results", []), "series_results", game.game_index)
+    # A finished series also holds the scores of its last game.
+    finished = game._series and data.get("phase") == "over"
+    results = _list(data.get("series_results", []), "series_results", game.game_index + finished)
     game.series_results = [tuple(_int(x, "a series score") for x in _list(r, "a series result", n))
                            for r in results]
     game.start = _int(data.get("start"), "start", 0, n - 1)
@@ -210,6 +212,8 @@ def game_from_dict(cls, data):
         _fail("the noble phase needs at least two nobles met by the player to act")
     if phase == "over" and not (game.final or game.passes >= n):
         _fail("the game is over only after the final round or a round of passes")
+    if finished and (game.game_index != n - 1 or game.series_results[-1] != game.scores):
+        _fail("a finished series ends with its last game, whose scores are the last series result")
     actions = _list(data.get("actions", []), "actions")
     if not all(isinstance(a, str) for a in actions):
         _fail("actions must be texts")
