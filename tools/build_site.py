@@ -163,7 +163,8 @@ def check_pyscript_files(toml_path: Path | None = None) -> list[str]:
         lines = "\n".join(f'  "./{rel}" = "./{Path(rel).parent.as_posix()}/"' for rel in missing)
         raise BuildError(
             f"{toml_path.name} [files] does not list {len(missing)} package file(s) "
-            f"the browser needs; add:\n{lines}"
+            f"the browser needs; add:\n{lines}\n"
+            "(or run `python3 tools/build_site.py --update-toml` to add them)"
         )
     dangling = sorted(
         src for src in listed if "://" not in src and not (ROOT / src).is_file()
