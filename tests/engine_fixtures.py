@@ -142,3 +142,25 @@ def play(game, *texts):
     for text in texts:
         game.apply(text)
     return game
+
+
+def cards_worth(points, count, exclude=(), levels=(3, 2, 1)):
+    """``count`` card codes (levels 3, 2, then 0-point level 1 fillers) whose points sum to ``points``, none in
+    ``exclude``: for positions that need a seat at an exact score with an exact number of bought cards."""
+    pool = [c for lv in levels for c in splendor.CARDS_BY_LEVEL[lv - 1] if c.code not in exclude]
+    pool.sort(key=lambda c: -c.points)
+
+    def search(start, left, k, chosen):
+        if k == 0:
+            return chosen if left == 0 else None
+        for j in range(start, len(pool)):
+            c = pool[j]
+            if c.points <= left and (k - 1) * pool[j].points >= left - c.points:
+                found = search(j + 1, left - c.points, k - 1, chosen + [c.code])
+                if found:
+                    return found
+        return None
+
+    found = search(0, points, count, [])
+    assert found, f"no {count} cards worth {points}"
+    return found
