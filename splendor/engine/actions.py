@@ -50,7 +50,12 @@ class Action:
     def __init__(self, kind, colors=(), card=None, level=None, noble=None, pay_t=None):
         set_ = object.__setattr__
         set_(self, "kind", kind)
-        set_(self, "colors", tuple(colors))
+        colors = tuple(colors)
+        if kind == "take" and len(colors) > 1:
+            # The order a player names the colors in does not matter: one canonical order (white..black), so
+            # "take red green black" is the same action as the generated "take green red black".
+            colors = tuple(sorted(colors, key=lambda c: COLOR_INDEX.get(c, 9) if isinstance(c, str) else 9))
+        set_(self, "colors", colors)
         set_(self, "card", card)
         set_(self, "level", level)
         set_(self, "noble", noble)
