@@ -1,0 +1,700 @@
+"""The page as HTML text, rendered from the game and the page's state (``render(app)``).
+
+Pure Python: no browser imports. Every text that comes from outside (names, saves, bot sentences) goes through
+``esc`` and is shown as text, never run. Every control and card carries a role and an accessible name a screen
+reader speaks, and the tests find them by those names. Clicks are mapped by ``data-act`` (and other ``data-*``)
+attributes: one delegated listener in ``main.py`` turns them into ``app.act(name, data)``.
+
+>>> from splendor.web.controller import App
+>>> from splendor.web.storage import MemoryStorage
+>>> html = render(App(MemoryStorage()))
+>>> 'data-act="start"' in html
+True
+"""
+
+from html import escape
+
+from ..engine import COLORS, TOKEN_COLORS, Action
+from . import words
+from .controller import LEVELS, VARIANT_NAMES
+
+SPRITE = "assets/gems.svg"
+LEVEL_DOTS = {1: "•", 2: "••", 3: "•••"}
+LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+VARIANT_HELP = {
+    "open_reservations": "Every reserved card is shown face up, deck draws too.",
+    "noble_veto": "More nobles are revealed; each player removes one before play.",
+    "rotating_series": "One game per player, the first seat moving each game; summed scores win.",
+}
+
+
+def esc(text):
+    """Text made safe to put inside HTML, attributes included."""
+    return escape(str(text), quote=True)
+
+
+def attrs(**values):
+    """``attrs(data_act="gem", aria_label="x")`` -> ' data-act="gem" aria-label="x"' (None and False dropped)."""
+    out = []
+    for key, value in values.items():
+        if value is None or value is False:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        out.append(f" {name}" if value is True else f' {name}="{esc(value)}"')
+    return "".join(out)
+
+
+def cap(text):
+    return text[:1].upper() + text[1:]
+
+
+# -- gems ----------------------------------------------------------------------------------------------------------
+def gem(color, cls=""):
+    """The gem's shape (never colour alone: each color has its own shape), hidden from screen readers."""
+    return (f'<svg class="gem gem-{color} {cls}" aria-hidden="true" focusable="false" viewBox="0 0 24 24">'
+            f'<use href="{SPRITE}#gem-{color}"></use></svg>')
+
+
+def letter(color):
+    return f'<span class="letter" aria-hidden="true">{words.LETTERS[color]}</span>'
+
+
+def pip(color, n, printed=None):
+    """A cost pip: the gem shape with the number; ``printed`` shown struck through when a bonus lowers it."""
+    extra = f'<s class="was">{printed}</s>' if printed is not None and printed != n else ""
+    cls = " covered" if printed and n == 0 else (" lowered" if extra else "")
+    return f'<span class="pip pip-{color}{cls}">{gem(color)}<b>{n}</b>{extra}</span>'
+
+
+# -- cards -----------------------------------------------------------------------------------------------------------
+def card_face(card, price=None):
+    """The inside of a card drawn like the printed one: points, bonus gem, cost pips, level dots."""
+    pts = f'<span class="pts">{card.points}</span>' if card.points else '<span class="pts"></span>'
+    pips = []
+    for color in COLORS:
+        n = card.cost[color]
+        if not n:
+            continue
+        if price is not None:
+            pips.append(pip(color, price[color], n))
+        else:
+            pips.append(pip(color, n))
+    return (f'<span class="card-top">{pts}{gem(card.bonus, "bonus")}</span>'
+            f'<span class="cost">{"".join(pips)}</span>'
+            f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>')
+
+
+def card_label(app, card, seat=None):
+    """The spoken name of a card, with what it means for the person now."""
+    g = app.game
+    seat = app.person if seat is None else seat
+    label = card.describe()
+    price = g.price(card, seat)
+    if any(price[c] != card.cost[c] for c in COLORS):
+        left = words.counts_words(price, COLORS)
+        label += f"; with your bonuses it costs {left}" if left != "nothing" else "; free with your bonuses"
+    if g.can_afford(card, seat):
+        label += ". You can buy it"
+    return label
+
+
+def shortfall(app, card):
+    g = app.game
+    price = g.price(card, app.person)
+    mine = g.players[app.person].tokens
+    return sum(max(0, price[c] - mine[c]) for c in COLORS) - mine["gold"]
+
+
+def market_card(app, level, slot, card):
+    g = app.game
+    if card is None:
+        return f'<div class="card empty" role="img" aria-label="Empty place: the level {level} deck is used up"></div>'
+    flash = app.flash
+    classes = ["card", f"bonus-{card.bonus}"]
+    affordable = g.can_afford(card, app.person)
+    badge = ""
+    if affordable:
+        classes.append("affordable")
+        badge = '<span class="badge can" aria-hidden="true">Can buy</span>'
+    else:
+        short = shortfall(app, card)
+        badge = f'<span class="badge short" aria-hidden="true">{short} short</span>'
+    if flash and flash.get("slot") == [level, slot]:
+        classes.append("flash")
+    if app.hint and card.code in app.hint["action"]:
+        classes.append("hinted")
+    if app.selected and app.selected.get("where") == "market" and app.selected.get("code") == card.code:
+        classes.append("selected")
+    price = g.price(card, app.person)
+    return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}"'
+            f'{attrs(data_act="card", data_where="market", data_level=level, data_slot=slot, aria_label=card_label(app, card))}>'
+            f'{card_face(card, price)}{badge}</button>')
+
+
+def deck_button(app, level):
+    g = app.game
+    left = g.deck_sizes[level - 1]
+    flash = " flash" if app.flash and app.flash.get("deck") == level else ""
+    label = f"Level {level} deck: {words.plural(left, 'card')} left"
+    if left:
+        label += ". Reserve the top card unseen"
+    return (f'<button type="button" class="deck lvl-{level}{flash}" id="d{level}"'
+            f'{attrs(data_act="card", data_where="deck", data_level=level, aria_label=label, aria_disabled="true" if not left else None)}>'
+            f'<span class="deck-level">{LEVEL_DOTS[level]}</span><span class="deck-count">{left}</span>'
+            f'<span class="deck-word">left</span></button>')
+
+
+def mini_card(card, label=None, act=None, extra=""):
+    """A small card (reserves, tableaus)."""
+    body = (f'<span class="mini-top"><span class="pts">{card.points or ""}</span>{gem(card.bonus, "bonus")}</span>'
+            f'<span class="mini-cost">'
+            + "".join(f'<span class="pip pip-{c}">{gem(c)}<b>{card.cost[c]}</b></span>' for c in COLORS
+                      if card.cost[c])
+            + "</span>")
+    label = label or card.describe()
+    if act:
+        return (f'<button type="button" class="mini bonus-{card.bonus}{extra}"{act}{attrs(aria_label=label)}>'
+                f'{body}</button>')
+    return f'<div class="mini bonus-{card.bonus}{extra}" role="img"{attrs(aria_label=label)}>{body}</div>'
+
+
+def card_back(level):
+    return (f'<div class="mini back lvl-{level}" role="img" aria-label="Hidden level {level} card">'
+            f'<span class="deck-level">{LEVEL_DOTS[level]}</span></div>')
+
+
+# -- nobles ------------------------------------------------------------------------------------------------------------
+def noble_tile(app, noble, choosable=False, verb=""):
+    mine = app.game.players[app.person].bonuses if app.game else {}
+    need_more = sum(max(0, n - mine.get(COLORS[i], 0)) for i, n in noble.needs)
+    reqs = "".join(f'<span class="req req-{COLORS[i]}">{gem(COLORS[i])}<b>{n}</b></span>' for i, n in noble.needs)
+    status = ("You qualify" if need_more == 0 else f"You need {need_more} more")
+    label = noble.describe() + f". {status}"
+    body = (f'<span class="noble-pts">3</span><span class="reqs">{reqs}</span>'
+            f'<span class="noble-need" aria-hidden="true">{esc(status)}</span>')
+    staged = app.staged is not None and app.staged.noble == noble
+    if choosable:
+        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}"'
+                f'{attrs(data_act="noble", data_code=noble.code, aria_label=f"{verb}: {label}", aria_pressed="true" if staged else "false")}>'
+                f'{body}</button>')
+    near = " near" if need_more <= 1 else ""
+    return f'<div class="noble{near}" role="img"{attrs(aria_label=label)}>{body}</div>'
+
+
+# -- whole screens ------------------------------------------------------------------------------------------------------
+def render(app):
+    """The whole page body for the app's current screen."""
+    if app.screen == "setup" or app.game is None:
+        return render_setup(app)
+    return render_game(app)
+
+
+def notices(app):
+    out = []
+    for n in app.notices:
+        out.append(f'<div class="notice notice-{esc(n["kind"])}" role="alert"><p>{esc(n["text"])}</p>'
+                   f'<button type="button"{attrs(data_act="dismiss", data_kind=n["kind"])}>Dismiss</button></div>')
+    return f'<div class="notices">{"".join(out)}</div>' if out else ""
+
+
+def radio(name, value, label, checked, cls=""):
+    rid = f"set-{name}-{value}"
+    return (f'<label class="seg{cls}" for="{rid}"><input type="radio" id="{rid}" name="{esc(name)}"'
+            f'{attrs(value=value, checked=bool(checked), data_setting=name)}><span>{esc(label)}</span></label>')
+
+
+def render_setup(app):
+    s = app.settings
+    bots = []
+    for i in range(s["opponents"]):
+        segs = "".join(radio(f"level{i}", lv, LEVEL_LABEL[lv], s["levels"][i] == lv) for lv in LEVELS)
+        bots.append(f'<fieldset class="row"><legend>Bot {i + 1}</legend><div class="segs">{segs}</div></fieldset>')
+    opp = "".join(radio("opponents", n, f"{n} bot{'s' if n > 1 else ''}", s["opponents"] == n) for n in (1, 2, 3))
+    starts = "".join(radio("starts", v, label, s["starts"] == v)
+                     for v, label in (("person", "You"), ("bot", "A bot"), ("random", "At random")))
+    variants = "".join(
+        f'<label class="check" for="set-{v}"><input type="checkbox" id="set-{v}"'
+        f'{attrs(name=v, checked=v in s["variants"], data_setting=v)}>'
+        f'<span><b>{esc(VARIANT_NAMES[v])}</b> <small>{esc(VARIANT_HELP[v])}</small></span></label>'
+        for v in VARIANT_NAMES)
+    in_progress = app.game is not None and not app.game.is_over
+    back = ""
+    if app.game is not None:
+        back = ('<button type="button" class="secondary big" data-act="back" id="back">Back to the game</button>')
+    warn = ('<p class="warn">Starting a new game ends the game in progress.</p>' if in_progress else "")
+    message = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else \
+        '<p class="message" role="status"></p>'
+    return f"""<div class="app setup-screen">
+<header class="topbar"><h1 class="title">{logo()}Splendor</h1></header>
+{notices(app)}
+<main class="setup" id="main">
+<p class="lede">Collect gems, buy cards that give lasting discounts, and win nobles. Reach 15 prestige to end the game.</p>
+<form class="setup-form" id="setup-form" action="#" onsubmit="return false">
+<fieldset class="row"><legend>Opponents</legend><div class="segs">{opp}</div></fieldset>
+{''.join(bots)}
+<fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
+<details class="more"><summary>More options</summary>
+<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="24" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>
+<fieldset class="row variants"><legend>Variants</legend>{variants}</fieldset>
+<label class="field" for="set-seed"><span>Seed <small>(a number deals the same cards again; empty for a fresh deal)</small></span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"{attrs(value=s["seed"], data_setting="seed")}></label>
+<label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
+</details>
+{warn}
+<div class="start-row"><button type="button" class="primary big" data-act="start" id="start">Start game</button>{back}</div>
+{message}
+</form>
+</main>
+</div>"""
+
+
+def logo():
+    return f'<svg class="logo" aria-hidden="true" focusable="false" viewBox="0 0 24 24"><use href="{SPRITE}#gem-white"></use></svg>'
+
+
+def status_text(app):
+    g = app.game
+    if g.is_over:
+        return "Game over. " + app.result_words().replace("The game is over: ", "")
+    seat = g.current_player
+    who = app.name(seat)
+    extra = ""
+    if g.final_round:
+        extra = " Final round."
+    if "rotating_series" in g.variants:
+        extra += f" Game {g.game_index + 1} of {g.players_count}."
+    if seat == app.person:
+        phase = {"action": "Your turn", "return": "Your turn: return tokens", "noble": "Your turn: choose a noble",
+                 "veto": "Your turn: remove a noble"}[g.phase]
+        return f"{phase}. Round {g.round}.{extra}"
+    if app.thinking == seat:
+        return f"{who} is thinking…{extra}"
+    return f"{who}'s turn. Round {g.round}.{extra}"
+
+
+def render_game(app):
+    g = app.game
+    mine = my_turn = app.my_turn
+    over = g.is_over
+    undo = (f'<button type="button" class="tool" data-act="undo" id="undo"'
+            f'{attrs(aria_disabled=None if app.can_undo() else "true")}>Undo</button>')
+    hint_ok = mine and not over
+    hint = (f'<button type="button" class="tool" data-act="hint" id="hint"'
+            f'{attrs(aria_disabled=None if hint_ok else "true")}>Hint</button>')
+    results = ('<button type="button" class="tool" data-act="results" id="results">Results</button>'
+               if over and not app.show_end else "")
+    thinking = app.thinking is not None
+    status_cls = "status" + (" mine" if my_turn else "") + (" thinking" if thinking else "") + (
+        " over" if over else "")
+    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}">
+<header class="topbar">
+<h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
+<p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
+<nav class="tools" aria-label="Game">{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game">New game</button></nav>
+</header>
+{notices(app)}
+{fallback_note(app)}
+<main class="table" id="main">
+<section class="opponents" aria-label="Opponents">{''.join(opponent(app, i) for i in range(1, g.players_count))}</section>
+<section class="board" aria-label="Board">
+{nobles_row(app)}
+{market(app)}
+</section>
+<section class="mine-col" aria-label="Your side">
+{supply(app)}
+{action_bar(app)}
+{my_area(app)}
+</section>
+<section class="log" aria-label="Game log">
+<h2>Log</h2>
+{log_list(app)}
+</section>
+</main>
+{dialog(app)}
+{end_dialog(app)}
+</div>"""
+
+
+def fallback_note(app):
+    if not app.fallback_note:
+        return ""
+    return f'<p class="fallback" role="note">{esc(app.fallback_note)}</p>'
+
+
+def nobles_row(app):
+    g = app.game
+    choosing = app.my_turn and g.phase in ("noble", "veto")
+    verb = "Welcome" if g.phase == "noble" else "Remove"
+    qualifying = set(g.qualifying_nobles(app.person)) if g.phase == "noble" else set(g.nobles)
+    tiles = "".join(noble_tile(app, nb, choosable=choosing and nb in qualifying, verb=verb) for nb in g.nobles)
+    title = "Nobles"
+    if g.phase == "veto":
+        title = f"Nobles: each player removes one ({len(g.nobles)} now, {g.players_count + 1} stay)"
+    return f'<section class="nobles" aria-label="Nobles"><h2 class="sr-only">{esc(title)}</h2><div class="noble-row">{tiles}</div></section>'
+
+
+def market(app):
+    g = app.game
+    rows = []
+    for level in (3, 2, 1):
+        cards = "".join(market_card(app, level, slot, card) for slot, card in enumerate(g.market[level - 1]))
+        rows.append(f'<div class="market-row lvl-{level}" role="group" aria-label="Level {level} cards">'
+                    f'{deck_button(app, level)}{cards}</div>')
+    return f'<section class="market" aria-label="Market"><h2 class="sr-only">Market</h2>{"".join(rows)}</section>'
+
+
+def supply(app):
+    g = app.game
+    sup = g.supply
+    picked = app.picked
+    flash = app.flash
+    my_action = app.my_turn and g.phase == "action"
+    piles = []
+    for color in TOKEN_COLORS:
+        n = sup[color]
+        k = picked.count(color)
+        classes = ["pile", f"pile-{color}"]
+        if k:
+            classes.append(f"picked picked{k}")
+        if flash and color in flash.get("colors", ()) and flash["kind"] in ("take", "take_two", "buy", "reserve"):
+            classes.append("flash")
+        if color == "gold":
+            label = f"Gold: {n} left. Gold comes only with a reservation"
+            disabled = True
+        else:
+            label = f"{cap(color)} gems: {n} left"
+            disabled = not my_action or n == 0
+        chosen = f'<span class="chosen" aria-hidden="true">+{k}</span>' if k else ""
+        piles.append(
+            f'<button type="button" class="{" ".join(classes)}" id="pile-{color}"'
+            f'{attrs(data_act="gem", data_color=color, aria_label=label, aria_pressed=("true" if k else "false") if color != "gold" else None, aria_disabled="true" if disabled else None)}>'
+            f'{gem(color)}{letter(color)}<span class="count">{n}</span>{chosen}</button>')
+    return f'<section class="supply" aria-label="Gem supply"><h2 class="sr-only">Gem supply</h2><div class="piles">{"".join(piles)}</div></section>'
+
+
+def action_bar(app):
+    """What the person can do now: the prompt, what is staged, and the button that makes it final."""
+    g = app.game
+    parts = []
+    buttons = []
+    prompt = ""
+    if g.is_over:
+        prompt = "The game is over."
+    elif not app.my_turn:
+        who = app.name(g.current_player)
+        prompt = f"{who} is thinking…" if app.thinking is not None else f"{who} plays next."
+    elif g.phase == "veto":
+        prompt = "Remove one noble from the game: tap it, then confirm."
+        if app.staged is not None:
+            buttons.append(primary("confirm", words.describe_pending(g, [app.staged])))
+            buttons.append(secondary("clear", "Clear"))
+    elif g.phase == "noble":
+        prompt = "Several nobles would visit you: tap the one you welcome, then confirm."
+        if app.staged is not None:
+            buttons.append(primary("confirm", words.describe_pending(g, [app.staged])))
+    elif g.phase == "return":
+        need = app.return_needed()
+        prompt = (f"You hold {g.players[app.person].token_count} tokens: tap {words.plural(need, 'token')} of yours "
+                  f"to return (the limit is 10).")
+        if app.returning:
+            chips = "".join(
+                f'<button type="button" class="chip chip-{c}" id="ret-{i}"'
+                f'{attrs(data_act="unreturn", data_color=c, aria_label=f"Keep a {c} token")}>{gem(c)}{letter(c)}</button>'
+                for i, c in enumerate(app.returning))
+            parts.append(f'<div class="staged" aria-label="Tokens to return">{chips}</div>')
+        ready = len(app.returning) == need
+        buttons.append(primary("give-back", words.describe_pending(
+            g, [Action.return_token(c) for c in app.returning]) if app.returning
+            else f"Return {words.plural(need, 'token')}", disabled=not ready))
+    else:
+        if app.picked:
+            problem = app.pick_problem()
+            action = app.pick_action()
+            chips = "".join(
+                f'<button type="button" class="chip chip-{c}" id="pick-{i}"'
+                f'{attrs(data_act="gem", data_color=c, aria_label=f"Put back {c}")}>{gem(c)}{letter(c)}</button>'
+                for i, c in enumerate(app.picked))
+            parts.append(f'<div class="staged" aria-label="Gems to take">{chips}</div>')
+            label = words.describe_pending(g, [action])
+            buttons.append(primary("take", label, disabled=problem is not None))
+            buttons.append(secondary("clear", "Clear"))
+            after = g.players[app.person].token_count + len(app.picked)
+            if problem:
+                prompt = problem
+            elif after > 10:
+                prompt = f"You will hold {after} tokens and return {after - 10} (the limit is 10)."
+            else:
+                prompt = "Ready: take them to end your turn."
+        else:
+            prompt = "Your turn: tap gems to take, or a card to buy or reserve."
+            legal = g.legal_actions()
+            if len(legal) == 1 and legal[0].kind == "pass":
+                prompt = "No move is possible: you must pass."
+                buttons.append(primary("pass", "Pass"))
+    hint = ""
+    if app.hint:
+        why = f' <span class="why">{esc(app.hint["why"])}</span>' if app.hint["why"] else ""
+        hint = f'<p class="hint">{esc(app.hint["text"])}{why}</p>'
+    msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
+    return (f'<section class="actionbar" aria-label="Your move"><p class="prompt">{esc(prompt)}</p>'
+            f'{"".join(parts)}<div class="buttons">{"".join(buttons)}</div>{hint}{msg}</section>')
+
+
+def primary(act, label, disabled=False, id_=None):
+    return (f'<button type="button" class="primary" id="{esc(id_ or "btn-" + act)}"'
+            f'{attrs(data_act=act, aria_disabled="true" if disabled else None)}>{esc(label)}</button>')
+
+
+def secondary(act, label, id_=None, **data):
+    return (f'<button type="button" class="secondary" id="{esc(id_ or "btn-" + act)}"'
+            f'{attrs(data_act=act, **data)}>{esc(label)}</button>')
+
+
+def token_chips(app, seat, returnable=False):
+    p = app.game.players[seat]
+    tok = p.tokens
+    out = []
+    for color in TOKEN_COLORS:
+        n = tok[color]
+        staged = app.returning.count(color) if returnable else 0
+        shown = n - staged
+        label = f"{n} {color} token{'s' if n != 1 else ''}"
+        body = f'{gem(color)}{letter(color)}<b>{shown}</b>'
+        zero = " zero" if n == 0 else ""
+        if returnable and shown > 0:
+            out.append(f'<button type="button" class="tok tok-{color}" id="tok-{color}"'
+                       f'{attrs(data_act="return", data_color=color, aria_label=f"Return a {color} token (you hold {shown})")}>'
+                       f'{body}</button>')
+        else:
+            out.append(f'<span class="tok tok-{color}{zero}" role="img"{attrs(aria_label=label)}>{body}</span>')
+    return "".join(out)
+
+
+def bonus_chips(p):
+    bon = p.bonuses
+    return "".join(
+        f'<span class="bon bon-{c}{" zero" if bon[c] == 0 else ""}" role="img"'
+        f'{attrs(aria_label=f"{bon[c]} {c} bonus" + ("es" if bon[c] != 1 else ""))}>{gem(c)}<b>{bon[c]}</b></span>'
+        for c in COLORS)
+
+
+def my_area(app):
+    g = app.game
+    p = g.players[app.person]
+    returnable = app.my_turn and g.phase == "return"
+    reserved = []
+    for i, card in enumerate(p.reserved):
+        label = "Your reserved card: " + card_label(app, card)
+        extra = " affordable" if g.can_afford(card, app.person) else ""
+        if app.selected and app.selected.get("where") == "reserved" and app.selected.get("index") == i:
+            extra += " selected"
+        reserved.append(mini_card(card, label, act=f' id="r{i}"' + attrs(data_act="card", data_where="reserved",
+                                                                          data_index=i), extra=extra))
+    for _ in range(3 - len(p.reserved)):
+        reserved.append('<span class="mini slot" aria-hidden="true"></span>')
+    nobles = "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
+                     f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
+    cards = "".join(mini_card(c) for c in p.cards)
+    active = " active" if g.current_player == app.person and not g.is_over else ""
+    count = p.token_count
+    return f"""<section class="seat mine{active}" aria-label="Your area">
+<header class="seat-head"><h2>{esc(app.name(app.person))}</h2><span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
+<div class="line"><span class="what">Tokens <b class="{'over' if count > 10 else ''}">{count}/10</b></span><div class="toks">{token_chips(app, app.person, returnable)}</div></div>
+<div class="line"><span class="what">Bonuses</span><div class="bons">{bonus_chips(p)}</div></div>
+<div class="line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
+{f'<div class="line"><span class="what">Nobles</span><div class="won">{nobles}</div></div>' if p.nobles else ''}
+<details class="owned"><summary>{words.plural(len(p.cards), 'card')} bought</summary><div class="cards-owned">{cards or '<p>None yet.</p>'}</div></details>
+</section>"""
+
+
+def opponent(app, seat):
+    g = app.game
+    p = g.players[seat]
+    s = app.seats[seat]
+    flash = app.flash
+    active = " active" if g.current_player == seat and not g.is_over else ""
+    flashed = " flash" if flash and flash.get("seat") == seat else ""
+    reserved = []
+    for card, hidden in zip(p.reserved, p.reserved_hidden):
+        if hidden and "open_reservations" not in g.variants:
+            reserved.append(card_back(card.level))
+        else:
+            reserved.append(mini_card(card, f"{s['name']}'s reserved card: {card.describe()}"))
+    nobles = "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
+                     f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
+    think = '<span class="spinner" aria-hidden="true"></span>' if app.thinking == seat else ""
+    last = ""
+    if flash and flash.get("seat") == seat and flash.get("text"):
+        last = f'<p class="last-move">{esc(flash["text"])}</p>'
+    title = f"{s['name']}, {s['bot']} bot: {words.plural(p.points, 'point')}"
+    return f"""<section class="seat opp{active}{flashed}"{attrs(aria_label=title)}>
+<header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
+<div class="line"><span class="what">Tokens {p.token_count}</span><div class="toks">{token_chips(app, seat)}</div></div>
+<div class="line"><span class="what">Bonuses</span><div class="bons">{bonus_chips(p)}</div></div>
+<div class="line"><span class="what">Reserved {len(p.reserved)}</span><div class="reserved">{''.join(reserved)}</div>{f'<div class="won">{nobles}</div>' if nobles else ''}</div>
+{last}
+</section>"""
+
+
+def log_list(app):
+    items = []
+    for e in reversed(app.log[-200:]):
+        seat = e.get("seat")
+        cls = "log-note" if seat is None else ("log-me" if seat == app.person else "log-bot")
+        why = f' <span class="why">{esc(e["why"])}</span>' if e.get("why") else ""
+        items.append(f'<li class="{cls}">{esc(e["text"])}{why}</li>')
+    return f'<ol class="log-list" reversed>{"".join(items)}</ol>'
+
+
+# -- dialogs ----------------------------------------------------------------------------------------------------------
+def dialog(app):
+    s = app.selected
+    if not s:
+        return ""
+    g = app.game
+    if s["where"] == "deck":
+        return deck_dialog(app, s["level"])
+    card = app.selected_card()
+    where = "In the market" if s["where"] == "market" else "Your reserved card"
+    price = g.price(card, app.person)
+    bon = g.players[app.person].bonuses
+    pay = app.buy_payment(card)
+    mine = g.players[app.person].tokens
+    can = g.can_afford(card, app.person)
+    swaps = app.gold_swap_limits(card) if can else {}
+    rows = []
+    for color in COLORS:
+        printed = card.cost[color]
+        if not printed:
+            continue
+        disc = min(bon[color], printed)
+        gold_here = app.gold_for.get(color, 0)
+        tokens = pay[color] if can else min(mine[color], price[color])
+        swap = ""
+        if can:
+            now, more = swaps[color]
+            if more:
+                swap += secondary("gold", f"Use 1 gold instead of 1 {color}", id_=f"gold-{color}-plus",
+                                  data_color=color, data_step="1")
+            if now:
+                swap += secondary("gold", f"Pay {color} instead of gold", id_=f"gold-{color}-minus",
+                                  data_color=color, data_step="-1")
+        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td>{printed}</td><td>{"−" + str(disc) if disc else "0"}</td>'
+                    f'<td><b>{price[color]}</b></td><td>{tokens} of {mine[color]}</td><td>{gold_here if can else ""}</td>'
+                    f'<td class="swap">{swap}</td></tr>')
+    gold_line = ""
+    if can:
+        gold_line = f'<p class="pay-line">You pay {esc(words.counts_words(pay))}.</p>'
+    else:
+        short = shortfall(app, card)
+        gold_line = f'<p class="pay-line short">You are {words.plural(short, "token")} short (gold included).</p>'
+    table = (f'<table class="price"><caption>Price after your bonuses</caption><thead><tr><th scope="col">Gem</th>'
+             f'<th scope="col">Printed</th><th scope="col">Bonus</th><th scope="col">Price</th>'
+             f'<th scope="col">Your tokens</th><th scope="col">Gold</th><th scope="col"><span class="sr-only">Swap</span></th></tr></thead>'
+             f'<tbody>{"".join(rows)}</tbody></table>')
+    buttons = []
+    if app.confirming:
+        question = words.describe_pending(g, app.confirming) + "?"
+        buttons.append(f'<p class="confirm-q">{esc(question)}</p>')
+        buttons.append(primary("confirm", "Confirm", id_="confirm"))
+        buttons.append(secondary("cancel", "Back", id_="back-dialog"))
+    else:
+        buy_problem = app.buy_problem(card)
+        res_problem = app.reserve_problem()
+        buttons.append(f'<button type="button" class="primary" id="buy" data-act="buy"'
+                       f'{attrs(aria_disabled="true" if buy_problem else None, aria_describedby="buy-why" if buy_problem else None)}>Buy</button>')
+        if s["where"] == "market":
+            buttons.append(f'<button type="button" class="secondary" id="reserve" data-act="reserve"'
+                           f'{attrs(aria_disabled="true" if res_problem else None, aria_describedby="res-why" if res_problem else None)}>Reserve</button>')
+        buttons.append(secondary("close", "Close", id_="close"))
+        if buy_problem:
+            buttons.append(f'<p class="why-not" id="buy-why">Buy: {esc(buy_problem)}</p>')
+        if res_problem and s["where"] == "market":
+            buttons.append(f'<p class="why-not" id="res-why">Reserve: {esc(res_problem)}</p>')
+        elif s["where"] == "market" and not g.supply["gold"]:
+            buttons.append('<p class="why-not">No gold is left, so a reserve gives no gold now.</p>')
+    msg = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else ""
+    return f"""<div class="scrim" data-act="close"></div>
+<div class="dialog card-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
+<h2 id="dlg-title">{esc(where)}: level {card.level} {esc(card.bonus)} card</h2>
+<div class="dialog-body">
+<div class="card big bonus-{card.bonus}{' affordable' if can else ''}" role="img"{attrs(aria_label=card.describe())}>{card_face(card)}</div>
+<div class="dialog-info">{table}{gold_line}</div>
+</div>
+<div class="dialog-buttons">{''.join(buttons)}</div>
+{msg}
+</div>"""
+
+
+def deck_dialog(app, level):
+    g = app.game
+    left = g.deck_sizes[level - 1]
+    buttons = []
+    if app.confirming:
+        buttons.append(f'<p class="confirm-q">{esc(words.describe_pending(g, app.confirming))}?</p>')
+        buttons.append(primary("confirm", "Confirm", id_="confirm"))
+        buttons.append(secondary("cancel", "Back", id_="back-dialog"))
+    else:
+        problem = app.reserve_problem()
+        buttons.append(f'<button type="button" class="primary" id="reserve" data-act="reserve"'
+                       f'{attrs(aria_disabled="true" if problem else None, aria_describedby="res-why" if problem else None)}>'
+                       f'Reserve the top card</button>')
+        buttons.append(secondary("close", "Close", id_="close"))
+        if problem:
+            buttons.append(f'<p class="why-not" id="res-why">{esc(problem)}</p>')
+    gold = "and take a gold" if g.supply["gold"] else "(no gold is left to take)"
+    msg = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else ""
+    return f"""<div class="scrim" data-act="close"></div>
+<div class="dialog deck-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
+<h2 id="dlg-title">Level {level} deck: {words.plural(left, 'card')} left</h2>
+<p>Reserve the top card without seeing it first {esc(gold)}. Only you will see it.</p>
+<div class="dialog-buttons">{''.join(buttons)}</div>
+{msg}
+</div>"""
+
+
+def end_dialog(app):
+    g = app.game
+    if not g.is_over or not app.show_end:
+        return ""
+    winners = set(g.winners)
+    series = "rotating_series" in g.variants
+    totals = g.series_scores if series else g.scores
+    order = sorted(range(g.players_count), key=lambda i: (-totals[i], len(g.players[i].cards)))
+    rows = []
+    for i in order:
+        p = g.players[i]
+        won = "Winner" if i in winners else ""
+        per_game = ""
+        if series:
+            per_game = "".join(f"<td>{r[i]}</td>" for r in g.series_results) + f"<td>{p.points}</td>"
+        rows.append(f'<tr class="{"won" if won else ""}"><th scope="row">{esc(app.name(i))}</th>{per_game}'
+                    f'<td class="pts"><b>{totals[i]}</b></td><td>{len(p.cards)}</td><td>{len(p.nobles)}</td>'
+                    f'<td>{won}</td></tr>')
+    games_head = ""
+    if series:
+        games_head = "".join(f'<th scope="col">Game {k + 1}</th>' for k in range(g.players_count))
+    points_head = "Total" if series else "Points"
+    tie = ""
+    if g.tie_break == "fewer cards":
+        tie = "<p>Tied on points: the player with fewer bought cards wins.</p>"
+    elif g.tie_break == "shared" and len(winners) > 1:
+        tie = "<p>Tied on points and on bought cards: the victory is shared.</p>"
+    return f"""<div class="scrim"></div>
+<div class="dialog end-dialog" role="dialog" aria-modal="true" aria-labelledby="end-title" id="end">
+<h2 id="end-title">{esc(headline(app))}</h2>
+<table class="scores"><caption>Final scores</caption><thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th><th scope="col">Cards</th><th scope="col">Nobles</th><th scope="col"><span class="sr-only">Result</span></th></tr></thead>
+<tbody>{''.join(rows)}</tbody></table>
+{tie}
+<p class="small">Seed {g.seed}: the same seed deals the same cards.</p>
+<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}</div>
+</div>"""
+
+
+def headline(app):
+    g = app.game
+    winners = g.winners
+    if len(winners) > 1:
+        return "Shared victory: " + words.join_words([app.name(i) for i in winners])
+    if winners[0] == app.person:
+        return "You win!"
+    return f"{app.name(winners[0])} wins"

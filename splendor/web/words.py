@@ -1,0 +1,122 @@
+"""Plain words for the page: how a move, a price or a token count is said to a person (and a screen reader).
+
+Pure Python: no browser imports, so every sentence is tested under CPython.
+
+>>> from splendor import new_game, parse_action
+>>> g = new_game(players=2, seed=7)
+>>> describe_move(g, parse_action(g, "take white blue green"), "You")
+'You took white, blue and green.'
+"""
+
+from ..engine import COLORS, TOKEN_COLORS
+
+#: The letter drawn on each gem beside its shape (colour is never the only cue). K is black, as in print.
+LETTERS = {"white": "W", "blue": "B", "green": "G", "red": "R", "black": "K", "gold": "J"}
+#: The gem each color stands for in the box, for the guide and titles.
+GEM_NAMES = {"white": "diamond", "blue": "sapphire", "green": "emerald", "red": "ruby", "black": "onyx",
+             "gold": "gold joker"}
+
+
+def plural(n, word, many=None):
+    """``plural(1, "token") -> '1 token'``, ``plural(2, "token") -> '2 tokens'``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def join_words(items):
+    """``['a', 'b', 'c'] -> 'a, b and c'``."""
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def counts_words(counts, colors=TOKEN_COLORS):
+    """``{'white': 2, 'gold': 1} -> '2 white and 1 gold'``; 'nothing' when every count is 0."""
+    parts = [f"{counts.get(c, 0)} {c}" for c in colors if counts.get(c, 0)]
+    return join_words(parts) if parts else "nothing"
+
+
+def card_name(card):
+    """Short name of a card for the log: 'a level 2 green card (2 points)'."""
+    pts = f" ({plural(card.points, 'point')})" if card.points else ""
+    return f"a level {card.level} {card.bonus} card{pts}"
+
+
+def noble_name(noble):
+    need = join_words([f"{n} {COLORS[i]}" for i, n in noble.needs])
+    return f"the noble who needs {need}"
+
+
+def describe_move(game, action, name, seat=None, person=False):
+    """One log sentence for ``action`` about to be applied to ``game`` by the player called ``name``
+    (``person``: the one at this screen, addressed as "your").
+
+    Read the game *before* the action is applied: where a bought card comes from depends on it.
+    """
+    seat = game.current_player if seat is None else seat
+    k = action.kind
+    if k == "take":
+        return f"{name} took {join_words(list(action.colors))}."
+    if k == "take_two":
+        return f"{name} took two {action.colors[0]}."
+    if k == "reserve":
+        gold = " and a gold" if game.supply["gold"] else " (no gold left)"
+        if action.card is None:
+            what = f"the top card of the level {action.level} deck, unseen"
+            return f"{name} reserved {what}{gold}."
+        return f"{name} reserved {card_name(action.card)} from the market{gold}."
+    if k == "buy":
+        if action.card in game.players[seat].reserved:
+            where = "from your reserve" if person else "from their reserve"
+        else:
+            where = "from the market"
+        paid = counts_words(action.payment)
+        pay = "for free" if paid == "nothing" else f"paying {paid}"
+        return f"{name} bought {card_name(action.card)} {where}, {pay}."
+    if k == "return":
+        return f"{name} returned a {action.colors[0]} token."
+    if k == "noble":
+        return f"{name} chose {noble_name(action.noble)} (3 points)."
+    if k == "veto":
+        return f"{name} removed {noble_name(action.noble)} from the game."
+    return f"{name} passed: no move was possible."
+
+
+def describe_pending(game, actions):
+    """The words on a confirm button's summary for the staged ``actions`` of the person."""
+    if not actions:
+        return ""
+    a = actions[0]
+    k = a.kind
+    if k == "take":
+        return f"Take {join_words(list(a.colors))}"
+    if k == "take_two":
+        return f"Take two {a.colors[0]}"
+    if k == "reserve":
+        gold = " and take a gold" if game.supply["gold"] else " (no gold left to take)"
+        if a.card is None:
+            return f"Reserve the top card of the level {a.level} deck{gold}"
+        return f"Reserve {card_name(a.card)}{gold}"
+    if k == "buy":
+        paid = counts_words(a.payment)
+        return f"Buy {card_name(a.card)}" + (" for free" if paid == "nothing" else f", paying {paid}")
+    if k == "return":
+        counts = {}
+        for x in actions:
+            counts[x.colors[0]] = counts.get(x.colors[0], 0) + 1
+        return f"Return {counts_words(counts)}"
+    if k == "noble":
+        return f"Welcome {noble_name(a.noble)}"
+    if k == "veto":
+        return f"Remove {noble_name(a.noble)}"
+    return "Pass"
+
+
+def seat_title(seats, seat):
+    """'You' or 'Bot 1 (medium)'."""
+    s = seats[seat]
+    if not s.get("bot"):
+        return s["name"]
+    return f"{s['name']} ({s['bot']})"
