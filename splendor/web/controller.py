@@ -29,10 +29,8 @@ VARIANT_NAMES = {
     "noble_veto": "Noble veto",
     "rotating_series": "Rotating-start series",
 }
-#: How long each level may think (the bots also stop early when sure). Medium answers within a second.
-BUDGETS = {"easy": {"seconds": 0.25}, "medium": {"seconds": 0.6}, "hard": {"seconds": 1.8}}
 BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3")
-MAX_NAME = 24
+MAX_NAME = 40
 SAVE_FORMAT = "splendor-save"
 SAVE_VERSION = 1
 
@@ -48,7 +46,7 @@ DEFAULT_SETTINGS = {
 
 
 def clean_name(text, fallback):
-    """A player name as typed, trimmed to one line of at most 24 characters (shown as text, never as markup)."""
+    """A player name as typed, trimmed to one line of at most 40 characters (shown as text, never as markup)."""
     if not isinstance(text, str):
         return fallback
     text = " ".join(text.split())[:MAX_NAME]
@@ -811,15 +809,16 @@ class App:
         self.serial += 1
         level = level or ("hard" if hint else self.seats[seat]["bot"])
         turn_id = f"{self.serial}:{len(g.history)}:{seat}"
-        budget = self.bot_budget or BUDGETS.get(level, BUDGETS["medium"])
         request = {
             "turn_id": turn_id,
             "observation": g.observation(seat),
             "level": level,
             "seed": (g.seed * 1009 + len(g.history) * 31 + seat) % (2**31),
-            "budget": budget,
         }
+        if self.bot_budget:  # else each level's own budget (splendor.ai.protocol.DEFAULT_BUDGETS)
+            request["budget"] = self.bot_budget
         if hint:
+            request["mode"] = "hint"
             self.hint_waiting = {"turn_id": turn_id, "moves": len(g.history)}
         else:
             self.awaiting = {"turn_id": turn_id, "seat": seat, "moves": len(g.history)}
@@ -918,10 +917,9 @@ class App:
             action = parse_action(self.game, str(reply.get("action", "")))
         except ValueError:
             return "error"
-        said = words.describe_move(self.game, action, "You", self.person, person=True)
-        said = "Hint: " + said.replace("You took", "take").replace("You bought", "buy").replace(
-            "You reserved", "reserve").replace("You returned", "return").replace("You chose", "choose").replace(
-            "You removed", "remove").replace("You passed", "pass")
-        self.hint = {"action": str(action), "text": said, "why": str(reply.get("explanation") or "")[:300]}
+        why = str(reply.get("explanation") or "")[:300]
+        said = words.describe_pending(self.game, [action]) if action.kind != "return" else f"Return a {action.colors[0]}"
+        self.hint = {"action": str(action), "text": f"Hint: {said}.", "why": why,
+                     "colors": list(action.colors), "card": action.card.code if action.card else None}
         self.message = ""
         return "applied"

@@ -1,43 +1,359 @@
-"""PLACEHOLDER main-thread entry (infrastructure smoke test); the web engineer replaces it.
+"""The page's main thread (PyScript): render, listen, save, and run the bots' turns through the worker.
 
-Shows the two patterns the real front end needs:
-  1. mark the page ready as soon as the main interpreter runs;
-  2. afterwards, create the AI worker lazily and call its exported function (JSON text in/out).
-See docs/STACK-NOTES.md.
+Everything that decides lives in ``controller.App`` (tested under CPython); this module only connects it to the
+browser: one delegated click listener, ``localStorage``, the lazily created bot worker, timers.
+
+URL settings for tests and benchmarks (not shown on the page): ``pace=<seconds>`` pause between bot turns
+(default 0.9), ``bot_budget=<seconds>`` or ``bot_budget=iterations:<n>``, ``worker=off`` (play the light bot on
+this thread, as when the worker cannot start).
 """
 
 import asyncio
 import json
+import time
 
 import js
+from pyodide.ffi import create_proxy, jsnull
 from pyscript import create_named_worker, document
 
+from splendor.web import botcall, view
+from splendor.web.controller import App
+from splendor.web.storage import Storage, StorageError
+
 WORKER_NAME = "ai"
-_tasks = set()  # keep a reference so the task is not garbage-collected
+WORKER_SRC = "./splendor/web/worker.py"
+WORKER_BOOT_WAIT = 20.0  # seconds a bot's turn waits for a worker still starting before playing on this thread
+EXTRA_THINK = 8.0  # seconds beyond its budget after which a worker's answer counts as hung
 
 
-def set_text(element_id, text):
-    document.getElementById(element_id).textContent = text
+def _null(x):
+    return x is None or x is jsnull
 
 
-async def start_worker():
-    # No config argument on purpose: the worker then inherits the main thread's parsed
-    # pyscript.toml (local interpreter, [files], sync_main_only). See docs/STACK-NOTES.md.
+class LocalStorage(Storage):
+    """``window.localStorage`` behind the Storage interface; every failure becomes a StorageError in words."""
+
+    def __init__(self):
+        try:
+            self.ls = js.window.localStorage
+            if _null(self.ls):
+                self.ls = None
+        except Exception:  # a SecurityError when storage is disabled
+            self.ls = None
+
+    def _store(self):
+        if self.ls is None:
+            raise StorageError("this browser does not allow saving here")
+        return self.ls
+
+    def get(self, key):
+        try:
+            value = self._store().getItem(key)
+        except StorageError:
+            raise
+        except Exception as exc:
+            raise StorageError(f"reading failed: {exc}") from None
+        return None if _null(value) else str(value)
+
+    def set(self, key, value):
+        try:
+            self._store().setItem(key, value)
+        except StorageError:
+            raise
+        except Exception as exc:
+            text = str(exc)
+            if "quota" in text.lower():
+                raise StorageError("storage is full") from None
+            raise StorageError(f"saving failed: {text}") from None
+
+    def remove(self, key):
+        try:
+            self._store().removeItem(key)
+        except StorageError:
+            raise
+        except Exception as exc:
+            raise StorageError(f"removing failed: {exc}") from None
+
+    def keys(self):
+        store = self._store()
+        try:
+            return [str(store.key(i)) for i in range(int(store.length))]
+        except Exception as exc:
+            raise StorageError(f"listing failed: {exc}") from None
+
+
+def _params():
+    params = js.URLSearchParams.new(js.location.search)
+
+    def get(name):
+        value = params.get(name)
+        return None if _null(value) else str(value)
+
+    return get
+
+
+param = _params()
+
+
+def _pace():
     try:
-        worker = await create_named_worker(src="./splendor/web/worker.py", name=WORKER_NAME)
-        answer = await worker.ping(json.dumps({"hello": "worker"}))
-        reply = json.loads(answer)
-    except Exception as error:  # the real game falls back to a main-thread bot here
-        js.console.error(f"AI worker failed: {error!r}")
-        set_text("worker-answer", "unavailable")
+        return max(0.0, min(5.0, float(param("pace") or 0.9)))
+    except ValueError:
+        return 0.9
+
+
+def _budget():
+    text = param("bot_budget")
+    if not text:
+        return None
+    try:
+        if text.startswith("iterations:"):
+            return {"iterations": max(1, int(text.split(":", 1)[1]))}
+        return {"seconds": max(0.01, float(text))}
+    except ValueError:
+        return None
+
+
+PACE = _pace()
+app = App(LocalStorage(), bot_budget=_budget())
+root = document.getElementById("app")
+announcer = document.getElementById("announce")
+_tasks = set()
+_listeners = []
+state = {"worker": None, "worker_failed": param("worker") == "off", "opener": "", "bots": None, "booting": None}
+
+
+def spawn(coro):
+    task = asyncio.ensure_future(coro)
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+    task.add_done_callback(_report)
+    return task
+
+
+def _report(task):
+    if not task.cancelled() and task.exception() is not None:
+        js.console.error(f"Splendor: {task.exception()!r}")
+
+
+# -- rendering -----------------------------------------------------------------------------------------------------
+def render():
+    active = document.activeElement
+    active_id = "" if _null(active) else str(active.id or "")
+    root.innerHTML = view.render(app)
+    dialog = document.querySelector('[role="dialog"]')
+    if not _null(dialog):
+        target = document.getElementById(active_id) if active_id else None
+        if _null(target) or not dialog.contains(target):
+            target = dialog.querySelector("button:not([aria-disabled='true'])")
+            if _null(target):
+                target = dialog.querySelector("button")
+        if not _null(target):
+            target.focus()
         return
-    set_text("worker-answer", f"{reply['pong']} (Python {reply['python']})")
+    target = document.getElementById(active_id or state["opener"]) if (active_id or state["opener"]) else None
+    if not _null(target):
+        target.focus()
+    state["opener"] = ""
+
+
+def announce(text):
+    if not _null(announcer) and text:
+        announcer.textContent = text
+
+
+# -- input -----------------------------------------------------------------------------------------------------------
+def on_click(event):
+    el = event.target.closest("[data-act]")
+    if _null(el) or not root.contains(el):
+        return
+    act = str(el.dataset.act)
+    data = {str(pair[0]): str(pair[1]) for pair in js.Object.entries(el.dataset) if str(pair[0]) != "act"}
+    if act == "start" or act == "again":
+        data = form_values() if act == "start" else {}
+    if act == "card":
+        state["opener"] = str(el.id or "")
+    before = len(app.game.history) if app.game else -1
+    had_dialog = app.selected is not None
+    app.act(act, data)
+    if had_dialog and app.selected is None and not state["opener"]:
+        state["opener"] = ""
+    render()
+    if act == "hint" and app.message.startswith("Looking"):
+        spawn(run_hint())
+    after = len(app.game.history) if app.game else -1
+    if after != before or act in ("start", "again", "undo", "back"):
+        if act in ("undo", "start", "again"):
+            app.awaiting = None
+        if app.bot_to_move() is not None:
+            announce(f"{app.name(app.game.current_player)} is thinking.")
+        schedule_bots()
+
+
+def form_values():
+    values = {}
+    for el in document.querySelectorAll("[data-setting]"):
+        name = str(el.dataset.setting)
+        kind = str(el.type)
+        if kind == "radio":
+            if el.checked:
+                values[name] = str(el.value)
+        elif kind == "checkbox":
+            values[name] = bool(el.checked)
+        else:
+            values[name] = str(el.value)
+    return values
+
+
+def on_change(event):
+    el = event.target
+    if _null(el) or _null(el.dataset) or _null(el.dataset.setting) or not root.contains(el):
+        return
+    name = str(el.dataset.setting)
+    value = bool(el.checked) if str(el.type) == "checkbox" else str(el.value)
+    app.act("setting", {"name": name, "value": value})
+    if name == "opponents":
+        render()
+
+
+def on_key(event):
+    if str(event.key) == "Escape":
+        if app.selected is not None:
+            app.act("cancel" if app.confirming else "close", {})
+            render()
+        elif app.game is not None and app.game.is_over and app.show_end:
+            app.act("hide-end", {})
+            render()
+
+
+# -- bots ------------------------------------------------------------------------------------------------------------
+def schedule_bots():
+    task = state["bots"]
+    if task is None or task.done():
+        state["bots"] = spawn(run_bots())
+
+
+async def run_bots():
+    last_seat = None
+    while True:
+        seat = app.bot_to_move()
+        if seat is None:
+            return
+        if last_seat is not None:
+            # Let the person see the last move before the next one: a new turn waits longer than a follow-up
+            # decision (returning tokens, choosing a noble) of the same bot.
+            await asyncio.sleep(PACE if seat != last_seat else PACE / 3)
+            if app.bot_to_move() != seat:
+                continue
+        request = app.bot_request()
+        if request is None:
+            return
+        render()
+        reply = await ask(request)
+        result = app.bot_reply(reply)
+        if result.startswith("error"):
+            js.console.warn(f"Splendor: the bot's answer was refused ({result}); the light bot plays instead")
+            app.bot_failed()
+            request = app.bot_request()
+            if request is None:
+                continue
+            result = app.bot_reply(botcall.answer(json.dumps(request), light=True))
+            if result.startswith("error"):
+                app.bot_failed()
+                app.message = f"The bot could not move ({result[7:]})."
+                render()
+                return
+        if result == "applied":
+            last_seat = seat
+            if app.flash:
+                announce(app.flash["text"])
+        render()
+
+
+async def ask(request):
+    """The worker's answer to a request; on this thread (light bot) when the worker failed or hangs."""
+    text = json.dumps(request)
+    worker = await get_worker()
+    if worker is None:
+        return botcall.answer(text, light=True)
+    budget = request.get("budget") or {}
+    limit = float(budget.get("seconds", 2.0)) + EXTRA_THINK
+
+    async def call():
+        return str(await worker.choose(text))
+
+    started = time.perf_counter()
+    try:
+        answer = await asyncio.wait_for(call(), timeout=limit)
+    except Exception as exc:  # a crash or a hang: play on without the worker
+        worker_failed(f"the bot helper stopped answering ({type(exc).__name__})")
+        return botcall.answer(text, light=True)
+    document.body.dataset.botMs = str(round((time.perf_counter() - started) * 1000))
+    return answer
+
+
+async def get_worker():
+    if state["worker_failed"]:
+        return None
+    if state["worker"] is not None:
+        return state["worker"]
+    boot = state["booting"] or start_worker()
+    try:
+        await asyncio.wait_for(asyncio.shield(boot), timeout=WORKER_BOOT_WAIT)
+    except asyncio.TimeoutError:
+        return None  # still starting: this move is played here, the next ones by the worker once it is up
+    return state["worker"]
+
+
+def start_worker():
+    if state["booting"] is None and not state["worker_failed"]:
+        state["booting"] = spawn(_boot_worker())
+    return state["booting"]
+
+
+async def _boot_worker():
+    try:
+        worker = await create_named_worker(src=WORKER_SRC, name=WORKER_NAME)
+    except Exception as exc:
+        worker_failed(f"the bot helper could not start ({exc})")
+        return
+    state["worker"] = worker
     document.body.dataset.worker = "1"
 
 
-set_text("status", "ready")
-document.body.dataset.ready = "1"
-# Start the worker without blocking this script: the page is usable while the worker boots.
-_task = asyncio.ensure_future(start_worker())
-_tasks.add(_task)
-_task.add_done_callback(_tasks.discard)
+def worker_failed(reason):
+    state["worker_failed"] = True
+    state["worker"] = None
+    app.fallback_note = (f"Bots now think on this page's own thread, at a lighter level: {reason}. The game goes on; "
+                         "reload the page to try the full bots again.")
+    render()
+
+
+async def run_hint():
+    request = app.hint_request()
+    if request is None:
+        return
+    reply = await ask(request)
+    if app.hint_reply(reply) != "applied":
+        app.message = "No hint this time."
+    render()
+
+
+# -- start ---------------------------------------------------------------------------------------------------------
+def start():
+    if param("worker") == "off":
+        app.fallback_note = "Bots think on this page's own thread, at a lighter level (the bot helper is off)."
+    app.load()
+    render()
+    for kind, handler in (("click", on_click), ("change", on_change), ("keydown", on_key)):
+        proxy = create_proxy(handler)
+        _listeners.append(proxy)
+        (document if kind == "keydown" else root).addEventListener(kind, proxy)
+    document.body.dataset.ready = "1"
+    js.performance.mark("splendor-ready")
+    # The worker boots after the page is usable, so the two do not compete for the first paint.
+    start_worker()
+    schedule_bots()
+
+
+start()

@@ -59,6 +59,11 @@ def letter(color):
     return f'<span class="letter" aria-hidden="true">{words.LETTERS[color]}</span>'
 
 
+def lettered(color):
+    """The gem's shape with its letter drawn on it: the compact form for tokens."""
+    return f'<span class="lg lg-{color}">{gem(color)}<i aria-hidden="true">{words.LETTERS[color]}</i></span>'
+
+
 def pip(color, n, printed=None):
     """A cost pip: the gem shape with the number; ``printed`` shown struck through when a bonus lowers it."""
     extra = f'<s class="was">{printed}</s>' if printed is not None and printed != n else ""
@@ -67,8 +72,8 @@ def pip(color, n, printed=None):
 
 
 # -- cards -----------------------------------------------------------------------------------------------------------
-def card_face(card, price=None):
-    """The inside of a card drawn like the printed one: points, bonus gem, cost pips, level dots."""
+def card_face(card, price=None, dots=False):
+    """The inside of a card drawn like the printed one: points, bonus gem, cost pips (level dots on request)."""
     pts = f'<span class="pts">{card.points}</span>' if card.points else '<span class="pts"></span>'
     pips = []
     for color in COLORS:
@@ -81,7 +86,7 @@ def card_face(card, price=None):
             pips.append(pip(color, n))
     return (f'<span class="card-top">{pts}{gem(card.bonus, "bonus")}</span>'
             f'<span class="cost">{"".join(pips)}</span>'
-            f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>')
+            + (f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>' if dots else ""))
 
 
 def card_label(app, card, seat=None):
@@ -234,7 +239,7 @@ def render_setup(app):
 {''.join(bots)}
 <fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
 <details class="more"><summary>More options</summary>
-<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="24" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>
+<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="40" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>
 <fieldset class="row variants"><legend>Variants</legend>{variants}</fieldset>
 <label class="field" for="set-seed"><span>Seed <small>(a number deals the same cards again; empty for a fresh deal)</small></span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"{attrs(value=s["seed"], data_setting="seed")}></label>
 <label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
@@ -357,6 +362,8 @@ def supply(app):
             classes.append(f"picked picked{k}")
         if flash and color in flash.get("colors", ()) and flash["kind"] in ("take", "take_two", "buy", "reserve"):
             classes.append("flash")
+        if app.hint and color in app.hint.get("colors", ()) and not k:
+            classes.append("hinted")
         if color == "gold":
             label = f"Gold: {n} left. Gold comes only with a reservation"
             disabled = True
@@ -398,7 +405,7 @@ def action_bar(app):
         if app.returning:
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="ret-{i}"'
-                f'{attrs(data_act="unreturn", data_color=c, aria_label=f"Keep a {c} token")}>{gem(c)}{letter(c)}</button>'
+                f'{attrs(data_act="unreturn", data_color=c, aria_label=f"Keep a {c} token")}>{lettered(c)}</button>'
                 for i, c in enumerate(app.returning))
             parts.append(f'<div class="staged" aria-label="Tokens to return">{chips}</div>')
         ready = len(app.returning) == need
@@ -411,7 +418,7 @@ def action_bar(app):
             action = app.pick_action()
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="pick-{i}"'
-                f'{attrs(data_act="gem", data_color=c, aria_label=f"Put back {c}")}>{gem(c)}{letter(c)}</button>'
+                f'{attrs(data_act="gem", data_color=c, aria_label=f"Put back {c}")}>{lettered(c)}</button>'
                 for i, c in enumerate(app.picked))
             parts.append(f'<div class="staged" aria-label="Gems to take">{chips}</div>')
             label = words.describe_pending(g, [action])
@@ -458,7 +465,7 @@ def token_chips(app, seat, returnable=False):
         staged = app.returning.count(color) if returnable else 0
         shown = n - staged
         label = f"{n} {color} token{'s' if n != 1 else ''}"
-        body = f'{gem(color)}{letter(color)}<b>{shown}</b>'
+        body = f'{lettered(color)}<b>{shown}</b>'
         zero = " zero" if n == 0 else ""
         if returnable and shown > 0:
             out.append(f'<button type="button" class="tok tok-{color}" id="tok-{color}"'
@@ -473,7 +480,7 @@ def bonus_chips(p):
     bon = p.bonuses
     return "".join(
         f'<span class="bon bon-{c}{" zero" if bon[c] == 0 else ""}" role="img"'
-        f'{attrs(aria_label=f"{bon[c]} {c} bonus" + ("es" if bon[c] != 1 else ""))}>{gem(c)}<b>{bon[c]}</b></span>'
+        f'{attrs(aria_label=f"{bon[c]} {c} bonus" + ("es" if bon[c] != 1 else ""))}>{lettered(c)}<b>{bon[c]}</b></span>'
         for c in COLORS)
 
 
@@ -540,8 +547,12 @@ def log_list(app):
     for e in reversed(app.log[-200:]):
         seat = e.get("seat")
         cls = "log-note" if seat is None else ("log-me" if seat == app.person else "log-bot")
-        why = f' <span class="why">{esc(e["why"])}</span>' if e.get("why") else ""
-        items.append(f'<li class="{cls}">{esc(e["text"])}{why}</li>')
+        if e.get("why") and seat is not None and seat != app.person and 0 <= seat < len(app.seats):
+            # A bot's own sentence says what it did and why ("takes white ... toward ...").
+            text = f'<b>{esc(app.name(seat))}</b> {esc(e["why"])}.'
+        else:
+            text = esc(e["text"])
+        items.append(f'<li class="{cls}">{text}</li>')
     return f'<ol class="log-list" reversed>{"".join(items)}</ol>'
 
 
@@ -586,7 +597,8 @@ def dialog(app):
         gold_line = f'<p class="pay-line">You pay {esc(words.counts_words(pay))}.</p>'
     else:
         short = shortfall(app, card)
-        gold_line = f'<p class="pay-line short">You are {words.plural(short, "token")} short (gold included).</p>'
+        gold_line = (f'<p class="pay-line short" id="buy-why">You are {words.plural(short, "token")} short '
+                     f'(gold included).</p>')
     table = (f'<table class="price"><caption>Price after your bonuses</caption><thead><tr><th scope="col">Gem</th>'
              f'<th scope="col">Printed</th><th scope="col">Bonus</th><th scope="col">Price</th>'
              f'<th scope="col">Your tokens</th><th scope="col">Gold</th><th scope="col"><span class="sr-only">Swap</span></th></tr></thead>'
@@ -606,7 +618,7 @@ def dialog(app):
             buttons.append(f'<button type="button" class="secondary" id="reserve" data-act="reserve"'
                            f'{attrs(aria_disabled="true" if res_problem else None, aria_describedby="res-why" if res_problem else None)}>Reserve</button>')
         buttons.append(secondary("close", "Close", id_="close"))
-        if buy_problem:
+        if buy_problem and can:
             buttons.append(f'<p class="why-not" id="buy-why">Buy: {esc(buy_problem)}</p>')
         if res_problem and s["where"] == "market":
             buttons.append(f'<p class="why-not" id="res-why">Reserve: {esc(res_problem)}</p>')
@@ -617,7 +629,7 @@ def dialog(app):
 <div class="dialog card-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
 <h2 id="dlg-title">{esc(where)}: level {card.level} {esc(card.bonus)} card</h2>
 <div class="dialog-body">
-<div class="card big bonus-{card.bonus}{' affordable' if can else ''}" role="img"{attrs(aria_label=card.describe())}>{card_face(card)}</div>
+<div class="card big bonus-{card.bonus}{' affordable' if can else ''}" role="img"{attrs(aria_label=card.describe())}>{card_face(card, dots=True)}</div>
 <div class="dialog-info">{table}{gold_line}</div>
 </div>
 <div class="dialog-buttons">{''.join(buttons)}</div>

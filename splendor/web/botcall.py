@@ -1,0 +1,29 @@
+"""Answer a bot request (JSON text in, JSON text out): what the worker runs, and the page's fallback.
+
+Requests and answers follow ``splendor.ai.protocol``: ``{"turn_id", "observation", "level", "seed", "budget"?,
+"mode"?}`` in (``"mode": "hint"`` asks what the hard bot would play for the person), ``{"turn_id", "action",
+"explanation", "stats"}`` or ``{"turn_id", "error"}`` out. When the page must play without its worker, ``light=True``
+replaces a searching level by a heuristic one so the page's own thread stays responsive.
+"""
+
+import json
+
+from ..ai.protocol import handle_json
+
+#: What the page's thread plays instead of each level when the worker cannot: search is too slow for it.
+LIGHT = {"random": "random", "easy": "easy", "medium": "medium", "hard": "medium"}
+
+
+def answer(request_text, light=False):
+    """The protocol's answer to ``request_text`` (a move, or a hint when the request says ``"mode": "hint"``)."""
+    if light:
+        try:
+            request = json.loads(request_text)
+            request["level"] = LIGHT.get(request.get("level"), "medium")
+            request.pop("budget", None)
+            if request.get("mode") == "hint":
+                request["budget"] = {"iterations": 1}
+            request_text = json.dumps(request)
+        except (ValueError, AttributeError):
+            pass  # the protocol itself answers a malformed request with an error
+    return handle_json(request_text)

@@ -1,0 +1,317 @@
+"""The page's state machine under CPython: clicks become the right actions, illegal choices are refused with a
+reason, undo, bots' answers, saving and loading."""
+
+import json
+import random
+
+import pytest
+
+import splendor
+from splendor.engine import Action, card_from_code
+from splendor.web.controller import App
+from splendor.web.storage import SAVE_KEY, MemoryStorage
+
+
+def started(seed=11, opponents=1, starts="person", variants=(), confirm=True, storage=None):
+    app = App(storage if storage is not None else MemoryStorage())
+    app.act("start", {"seed": str(seed), "opponents": str(opponents), "starts": starts, "confirm": confirm,
+                      **{v: True for v in variants}})
+    return app
+
+
+def first_legal_bot(app):
+    """Answer the bot request with its first legal action (a stand-in bot for these tests)."""
+    req = app.bot_request()
+    assert req is not None
+    game = splendor.Game.from_dict  # noqa: F841  (the observation alone must be enough)
+    obs = req["observation"]
+    assert obs["seat"] == app.game.current_player
+    action = app.game.legal_actions()[0]
+    return app.bot_reply({"turn_id": req["turn_id"], "action": str(action), "explanation": "takes what it can"})
+
+
+def test_start_uses_the_settings():
+    app = started(seed=4711, opponents=3, starts="person", variants=("noble_veto",))
+    g = app.game
+    assert (g.players_count, g.seed, g.current_player, g.phase) == (4, 4711, 0, "veto")
+    assert [s["bot"] for s in app.seats] == [None, "medium", "medium", "medium"]
+    assert app.game.market == splendor.new_game(4, seed=4711, first_player=0, variants=("noble_veto",)).market
+
+
+def test_bad_seed_is_refused_in_words():
+    app = App(MemoryStorage())
+    app.act("start", {"seed": "12ab"})
+    assert app.game is None and app.screen == "setup"
+    assert "whole number" in app.message
+
+
+def test_three_gems_become_a_take():
+    app = started()
+    for c in ("red", "white", "blue"):
+        app.act("gem", {"color": c})
+    assert app.pick_action() == Action.take("white", "blue", "red")
+    assert app.pick_problem() is None
+    app.act("take", {})
+    assert app.game.history[-1] == Action.take("white", "blue", "red")
+    assert app.game.players[0].tokens["red"] == 1
+    assert app.picked == []
+    assert app.log[-1]["text"] == "You took white, blue and red."
+
+
+def test_illegal_gem_choices_are_refused_with_a_reason():
+    app = started()
+    app.act("gem", {"color": "gold"})
+    assert "Gold cannot be taken" in app.message and app.picked == []
+    for c in ("white", "blue", "green"):
+        app.act("gem", {"color": c})
+    app.act("gem", {"color": "red"})
+    assert app.message == "Take at most three gems of different colors."
+    assert app.picked == ["white", "blue", "green"]
+    app.act("clear", {})
+    app.act("gem", {"color": "white"})
+    app.act("gem", {"color": "white"})  # 4 in the pile of a 2-player game: two of one color
+    assert app.picked == ["white", "white"] and app.pick_action() == Action.take_two("white")
+    app.act("gem", {"color": "blue"})
+    assert "whole action" in app.message and app.picked == ["white", "white"]
+    app.act("clear", {})
+    app.act("gem", {"color": "blue"})
+    assert "Pick 2 more colors" in app.pick_problem()
+    app.act("take", {})  # refused: not a legal take yet
+    assert len(app.game.history) == 0 and "Pick 2 more" in app.message
+
+
+def test_two_of_a_color_needs_four_in_the_pile():
+    app = started()
+    app.game._supply[0] = 3  # white pile down to 3 (as after earlier takes)
+    app.game._players[1].tok[0] = 1
+    app.act("gem", {"color": "white"})
+    app.act("gem", {"color": "white"})
+    assert app.picked == [] and "at least 4" in app.message and "holds 3" in app.message
+
+
+def test_gems_refused_when_not_your_turn():
+    app = started(starts="bot")
+    app.act("gem", {"color": "white"})
+    assert app.picked == [] and "Bot 1's turn" in app.message
+
+
+def buy_position():
+    """Seat 0 to act, able to afford 1K0:1w1u1g1r only with a gold (holds white, blue, green, gold)."""
+    app = started(seed=3)
+    g = app.game
+    card = None
+    for lv, row in enumerate(g.market):
+        for slot, c in enumerate(row):
+            if c.level == 1 and sum(1 for n in c.cost_t if n) >= 2:
+                card, where = c, (lv + 1, slot)
+                break
+        if card:
+            break
+    need = list(card.cost_t)
+    # Give seat 0 exactly the price minus one token of the first color it needs, plus a gold.
+    first = next(i for i, n in enumerate(need) if n)
+    p = g._players[0]
+    for i, n in enumerate(need):
+        take = n - (1 if i == first else 0)
+        g._supply[i] -= take
+        p.tok[i] += take
+    g._supply[5] -= 2
+    p.tok[5] += 2
+    return app, card, where, first
+
+
+def test_card_dialog_price_breakdown_and_gold_instead_of_a_color():
+    app, card, (level, slot), first = buy_position()
+    app.act("card", {"where": "market", "level": str(level), "slot": str(slot)})
+    assert app.selected_card() == card
+    pay = app.buy_payment(card)
+    color = splendor.COLORS[first]
+    assert pay["gold"] == 1 and pay[color] == card.cost[color] - 1
+    other = next(c for c in splendor.COLORS if c != color and card.cost[c])
+    app.act("gold", {"color": other, "step": "1"})  # spend the second gold instead of one token of ``other``
+    pay2 = app.buy_payment(card)
+    assert pay2["gold"] == 2 and pay2[other] == pay[other] - 1
+    app.act("gold", {"color": other, "step": "1"})  # no third gold
+    assert "No spare gold" in app.message
+    app.act("buy", {})
+    assert app.confirming == [Action.buy(card, pay2)]
+    assert len(app.game.history) == 0  # not final before Confirm
+    app.act("confirm", {})
+    assert app.game.history[-1] == Action.buy(card, pay2)
+    assert card in app.game.players[0].cards
+    assert app.selected is None
+    assert "paying" in app.log[-1]["text"] and "2 gold" in app.log[-1]["text"]
+
+
+def test_price_after_bonuses():
+    app = started(seed=5)
+    g = app.game
+    card = card_from_code("2G2:4w2u1k")
+    g._players[0].bon[0] = 3  # three white bonuses
+    assert g.price(card, 0)["white"] == 1
+    from splendor.web.view import card_label
+
+    label = card_label(app, card)
+    assert label.startswith("Level 2 card: green bonus, 2 points, costs 4 white, 2 blue, 1 black")
+    assert "with your bonuses it costs 1 white, 2 blue and 1 black" in label
+
+
+def test_cannot_buy_what_you_cannot_afford():
+    app = started(seed=8)
+    app.act("card", {"where": "market", "level": "3", "slot": "0"})
+    assert app.buy_problem(app.selected_card()).endswith("short.")
+    app.act("buy", {})
+    assert app.confirming is None and len(app.game.history) == 0
+
+
+def test_reserve_from_market_and_blind_without_confirm():
+    app = started(seed=9, confirm=False)
+    card = app.game.market[1][2]
+    app.act("card", {"where": "market", "level": "2", "slot": "2"})
+    app.act("reserve", {})
+    assert app.game.history[-1] == Action.reserve(card)
+    assert app.game.players[0].tokens["gold"] == 1
+    first_legal_bot(app)
+    app.act("card", {"where": "deck", "level": "3"})
+    app.act("reserve", {})
+    assert app.game.history[-1] == Action.reserve(level=3)
+    assert app.game.players[0].reserved_hidden == (False, True)
+
+
+def test_return_tokens_when_over_ten():
+    app = started(seed=2)
+    g = app.game
+    p = g._players[0]
+    for i in range(5):  # 9 tokens in hand: two of each of four colors and one black
+        k = 2 if i < 4 else 1
+        g._supply[i] -= k
+        p.tok[i] += k
+    for c in ("white", "blue", "red"):
+        app.act("gem", {"color": c})
+    app.act("take", {})
+    assert g.phase == "return" and app.return_needed() == 2
+    app.act("gem", {"color": "green"})  # in the return phase, a token tap stages a return
+    app.act("return", {"color": "red"})
+    app.act("return", {"color": "blue"})
+    assert "Return exactly 2 tokens" in app.message and app.returning == ["green", "red"]
+    app.act("unreturn", {"color": "red"})
+    app.act("return", {"color": "black"})
+    app.act("give-back", {})
+    assert p.token_count == 10 and g.current_player == 1
+    assert [str(a) for a in g.history[-2:]] == ["return green", "return black"]
+
+
+def test_noble_choice_when_two_qualify():
+    app = started(seed=21)
+    g = app.game
+    n1, n2 = g.nobles[0], g.nobles[1]
+    p = g._players[0]
+    for i in range(5):
+        p.bon[i] = max(n1.req_t[i], n2.req_t[i])
+    for c in ("white", "blue", "green"):
+        app.act("gem", {"color": c})
+    app.act("take", {})
+    assert g.phase == "noble"
+    app.act("noble", {"code": n2.code})
+    assert app.staged == Action.choose_noble(n2)
+    app.act("confirm", {})
+    assert n2 in g.players[0].nobles
+
+
+def test_undo_restores_the_exact_earlier_state_and_notes_a_blind_reserve():
+    app = started(seed=13)
+    before = app.game.to_dict()
+    app.act("card", {"where": "deck", "level": "2"})
+    app.act("reserve", {})
+    app.act("confirm", {})
+    assert first_legal_bot(app) == "applied"
+    assert app.can_undo()
+    app.act("undo", {})
+    assert app.game.to_dict() == before
+    assert any("blind reserve" in e["text"] and "undo was used" in e["text"] for e in app.log)
+    assert not any(e["kind"] == "move" for e in app.log)
+    saved = json.loads(app.slot.read())
+    assert saved["record"]["actions"] == []
+
+
+def test_undo_not_offered_before_your_first_turn():
+    app = started(starts="bot")
+    assert not app.can_undo()
+    app.act("undo", {})
+    assert "no turn of yours" in app.message
+
+
+def test_stale_bot_answer_is_dropped():
+    app = started(starts="bot")
+    req = app.bot_request()
+    assert app.bot_reply({"turn_id": "nope", "action": "pass"}) == "stale"
+    assert app.bot_reply({"turn_id": req["turn_id"], "action": "take white white white"}).startswith("error")
+    assert len(app.game.history) == 0
+    action = app.game.legal_actions()[0]
+    assert app.bot_reply({"turn_id": req["turn_id"], "action": str(action)}) == "applied"
+    assert app.bot_reply({"turn_id": req["turn_id"], "action": str(action)}) == "stale"  # answered already
+
+
+def test_bot_move_is_logged_with_its_sentence_and_highlighted():
+    app = started(starts="bot")
+    req = app.bot_request()
+    assert req["level"] == "medium" and req["observation"]["seat"] == 1
+    app.bot_reply({"turn_id": req["turn_id"], "action": "take white blue green",
+                   "explanation": "takes white, blue and green toward a card"})
+    entry = app.log[-1]
+    assert entry["seat"] == 1 and entry["text"] == "Bot 1 took white, blue and green."
+    assert entry["why"] == "takes white, blue and green toward a card"
+    assert app.flash["seat"] == 1 and app.flash["colors"] == ["white", "blue", "green"]
+
+
+def test_a_whole_game_with_the_real_bots_ends_with_the_engine_scores():
+    from splendor.web.botcall import answer
+
+    app = started(seed=99)
+    rng = random.Random(5)
+    for _ in range(1000):
+        if app.game.is_over:
+            break
+        if app.bot_to_move() is not None:
+            assert app.bot_reply(answer(json.dumps(app.bot_request()))) == "applied"
+            continue
+        g = app.game
+        a = rng.choice(g.legal_actions())
+        app._commit([a])
+    assert app.game.is_over
+    replayed = splendor.replay(json.loads(app.slot.read())["record"])
+    assert replayed.scores == app.game.scores and replayed.winners == app.game.winners
+    assert "The game is over" in app.log[-1]["text"]
+
+
+def test_play_again_and_new_game_screen():
+    app = started()
+    app.act("new-game", {})
+    assert app.screen == "setup" and app.game is not None
+    app.act("back", {})
+    assert app.screen == "game"
+    app.act("again", {})
+    assert app.screen == "game" and app.game.seed == 11  # the settings' seed deals the same cards
+
+
+def test_hint_request_and_reply():
+    app = started()
+    app.act("hint", {})
+    req = app.hint_request()
+    assert req["mode"] == "hint" and req["observation"]["seat"] == 0
+    app.hint_reply({"turn_id": req["turn_id"], "action": "take white blue green", "explanation": "takes gems"})
+    assert app.hint["text"] == "Hint: Take white, blue and green." and app.hint["colors"] == ["white", "blue", "green"]
+    assert app.awaiting is None  # a hint is not a bot's turn
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_more_players_rotate_through_the_bots(players):
+    app = started(opponents=players - 1)
+    for c in ("white", "blue", "green"):
+        app.act("gem", {"color": c})
+    app.act("take", {})
+    seats = []
+    while app.bot_to_move() is not None:
+        seats.append(app.bot_to_move())
+        assert first_legal_bot(app) == "applied"
+    assert seats == list(range(1, players)) and app.my_turn
