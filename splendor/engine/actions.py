@@ -224,8 +224,8 @@ def parse_notation(text):
         card = _card(rest[0], text)
         if len(rest) == 1:
             return Action("buy", card=card)  # payment to be filled in from the position
-        if rest[1] != "pay":
-            raise NotationError(f"{text!r}: after the card comes 'pay' and the tokens paid")
+        if rest[1] != "pay" or len(rest) == 2:
+            raise NotationError(f"{text!r}: after the card comes 'pay' and the tokens paid, e.g. 'pay white gold'")
         counts = [0] * 6
         for w in rest[2:]:
             counts[COLOR_INDEX[_color(w, text, allow_gold=True)]] += 1
@@ -241,7 +241,8 @@ def _card(word, text):
     if ":" not in word:
         return word  # a position such as "1.3" or "r2": resolved by parse_action against a game
     try:
-        return card_from_code(word.upper().split(":")[0] + ":" + word.split(":")[1].lower())
+        head, _, tail = word.partition(":")  # a second ':' stays in the tail, so the code is unknown
+        return card_from_code(head.upper() + ":" + tail.lower())
     except (ValueError, IndexError) as exc:
         raise NotationError(f"{text!r}: {exc}") from None
 
