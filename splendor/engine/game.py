@@ -909,6 +909,10 @@ def replay(record):
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise ValueError("the record's actions must be a list of texts")
+    seed = record.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        # Without its seed a record would replay as a new random deal, not the recorded game.
+        raise ValueError(f"the record's seed must be a whole number, not {seed!r}")
     game = Game(record.get("players"), record.get("seed"), record.get("first_player"), tuple(variants))
     for k, text in enumerate(actions, 1):
         try:
