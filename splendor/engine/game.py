@@ -16,7 +16,7 @@
 
 import random
 
-from .actions import Action, IllegalActionError, NotationError, parse_notation
+from .actions import KINDS, Action, IllegalActionError, NotationError, parse_notation
 from .cards import (
     CARDS,
     CARDS_BY_LEVEL,
@@ -156,6 +156,21 @@ def _default_payment(card, tok, bon):
                 gold += need - own
     pay[5] = gold
     return tuple(pay)
+
+
+def _field_fault(action):
+    """What is malformed in an Action built by hand, or None. Values equal to a legal action's but of another type
+    (a level 3.0, a payment of True or 2.0) would otherwise pass as that action and then corrupt the state."""
+    if action.kind not in KINDS:
+        return f"there is no kind of action called {action.kind!r}"
+    level = action.level
+    if level is not None and type(level) is not int:
+        return f"a deck level is 1, 2 or 3, not {level!r}"
+    pay = action.pay_t
+    if pay is not None and (type(pay) is not tuple or len(pay) != 6
+                            or any(type(x) is not int or x < 0 for x in pay)):
+        return "a payment counts the tokens of the six colors paid, as whole numbers"
+    return None
 
 
 class Game:
@@ -641,6 +656,9 @@ class Game:
         """None when ``action`` is legal now; otherwise the reason, in words a player can read."""
         if not isinstance(action, Action):
             return f"not an action: {action!r}"
+        fault = _field_fault(action)
+        if fault:
+            return fault
         phase = self.phase_
         kind = action.kind
         if phase == "over":
