@@ -106,6 +106,8 @@ def check_invariants(game):
     if phase == "veto":
         if claimed or not n + 1 < len(game._nobles) <= 2 * n + 1:
             bad(f"veto phase with {len(game._nobles)} nobles on the table and {len(claimed)} claimed")
+        elif game.current != (game.start + 2 * n + 1 - len(game._nobles)) % n:
+            bad(f"seat {game.current} vetoes out of turn")
     elif len(every) != n + 1:
         bad(f"{len(every)} nobles in play in a {n}-player game")
 

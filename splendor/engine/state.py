@@ -44,7 +44,7 @@ def _counts(value, what, colors):
     value = _dict(value, what)
     extra = set(value) - set(colors)
     if extra:
-        _fail(f"{what} has an unknown color {sorted(extra)[0]!r}")
+        _fail(f"{what} has an unknown color {sorted(extra, key=repr)[0]!r}")
     return [_int(value.get(c, 0), f"{what} {c}") for c in colors]
 
 
@@ -63,7 +63,8 @@ def _noble(code, what):
 
 
 def game_from_dict(cls, data):
-    from .game import FORMAT_VERSION, GOLD_TOKENS, PHASES, STATE_FORMAT, TOKEN_LIMIT, TOKENS_PER_COLOR, Game
+    from .game import (FORMAT_VERSION, GOLD_TOKENS, PHASES, STATE_FORMAT, TOKEN_LIMIT, TOKENS_PER_COLOR,
+                       WINNING_POINTS, Game)
 
     data = _dict(data, "a game state")
     if data.get("format") != STATE_FORMAT:
@@ -71,7 +72,7 @@ def game_from_dict(cls, data):
     if data.get("version") != FORMAT_VERSION:
         _fail(f"unsupported state version {data.get('version')!r} (this game reads {FORMAT_VERSION})")
     n = data.get("players")
-    if n not in TOKENS_PER_COLOR or isinstance(n, bool):
+    if isinstance(n, bool) or not isinstance(n, int) or n not in TOKENS_PER_COLOR:
         _fail(f"players must be 2, 3 or 4, not {n!r}")
     variants = _list(data.get("variants", []), "variants")
     try:
@@ -103,7 +104,8 @@ def game_from_dict(cls, data):
     if not isinstance(final, bool):
         _fail("final_round must be true or false")
     game.final = final
-    game.passes = _int(data.get("passes", 0), "passes", 0, n)
+    # n passes in a row end the game: a game that goes on has had fewer.
+    game.passes = _int(data.get("passes", 0), "passes", 0, n if phase == "over" else n - 1)
     game.turns = _int(data.get("turns", 0), "turns")
 
     # Cards: every one of the 90 exactly once.
@@ -204,8 +206,18 @@ def game_from_dict(cls, data):
     if phase == "veto":
         if claimed or not n + 1 < len(game._nobles) <= 2 * n + 1 or not game._veto:
             _fail("the veto phase needs the noble veto variant and more than players + 1 nobles on the table")
+        if game.current != (game.start + 2 * n + 1 - len(game._nobles)) % n:
+            _fail("the seat to veto does not follow from the starting seat and the nobles removed")
     elif len(game._nobles) + claimed != n + 1:
         _fail(f"{len(game._nobles)} nobles on the table and {claimed} claimed; a {n}-player game has {n + 1}")
+    # The final round starts as a turn ends at 15 points or more (mid-turn, in the return or noble phase, the player
+    # to act may have reached 15 already).
+    reached = [seat for seat, p in enumerate(game._players) if p.points >= WINNING_POINTS]
+    if game.final and not reached:
+        _fail("the final round is on but no player has 15 points")
+    waiting = [seat for seat in reached if not (phase in ("return", "noble") and seat == game.current)]
+    if waiting and not game.final:
+        _fail(f"seat {waiting[0]} has {game._players[waiting[0]].points} points but the final round is off")
     if phase == "return" and sum(game._players[game.current].tok) <= TOKEN_LIMIT:
         _fail("the return phase needs the player to act to hold more than 10 tokens")
     if phase == "noble" and len(game.qualifying_nobles()) < 2:
