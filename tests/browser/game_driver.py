@@ -1,0 +1,118 @@
+"""Drive the game page as a person would: by the accessible names of its controls (no CSS classes).
+
+Used by the browser tests and by tools that take screenshots.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from browser_helpers import READY_TIMEOUT_MS, wait_ready
+
+SAVE_KEY = "splendor.save.v1"
+# The turn is settled when it is the person's turn or the game is over (no bot thinking).
+SETTLED_JS = """() => {
+  const s = document.getElementById('status');
+  if (!s) return false;
+  const t = s.textContent;
+  return t.startsWith('Your turn') || t.startsWith('Game over');
+}"""
+
+
+def open_game(page, query="pace=0"):
+    page.set_default_timeout(READY_TIMEOUT_MS)
+    page.goto("/?" + query)
+    wait_ready(page)
+
+
+def start(page, opponents=1, seed=None, starts="You", name=None, levels=None):
+    """From the new-game screen: choose the opponents, who starts, optionally a seed and a name; start."""
+    page.get_by_role("radio", name=f"{opponents} bot" + ("s" if opponents > 1 else "")).check()
+    for i, level in enumerate(levels or []):
+        page.get_by_role("group", name=f"Bot {i + 1}").get_by_role("radio", name=level).check()
+    page.get_by_role("radio", name=starts, exact=True).check()
+    if seed is not None or name is not None:
+        page.get_by_text("More options").click()
+        if seed is not None:
+            page.get_by_role("textbox", name=re.compile("^Seed")).fill(str(seed))
+        if name is not None:
+            page.get_by_role("textbox", name="Your name").fill(name)
+    page.get_by_role("button", name="Start game").click()
+    page.get_by_role("region", name="Market").wait_for()
+
+
+def settle(page, timeout=60_000):
+    page.wait_for_function(SETTLED_JS, timeout=timeout)
+
+
+def is_over(page):
+    return page.evaluate("() => document.getElementById('status').textContent.startsWith('Game over')")
+
+
+def _enabled(locator):
+    return [b for b in locator.all() if b.get_attribute("aria-disabled") != "true"]
+
+
+def play_turn(page):
+    """Play one turn of the person by clicks, with a simple strategy: buy what can be bought, else take gems,
+    else reserve, else pass. Returns False when the game is over."""
+    settle(page)
+    if is_over(page):
+        return False
+    status = page.locator("#status").text_content()
+    if "return tokens" in status:
+        prompt = page.get_by_role("region", name="Your move").text_content()
+        need = int(re.search(r"tap (\d+) tokens? of yours", prompt).group(1))
+        for _ in range(need):
+            page.get_by_role("button", name=re.compile(r"^Return a \w+ token \(you hold")).first.click()
+        page.get_by_role("button", name=re.compile(r"^Return \d")).click()
+        return True
+    if "choose a noble" in status:
+        page.get_by_role("button", name=re.compile(r"^Welcome: ")).first.click()
+        page.get_by_role("button", name=re.compile(r"^Welcome the noble")).click()
+        return True
+    if "remove a noble" in status:
+        page.get_by_role("button", name=re.compile(r"^Remove: ")).first.click()
+        page.get_by_role("button", name=re.compile(r"^Remove the noble")).click()
+        return True
+    buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
+    if buyable.count():
+        buyable.first.click()
+        page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
+        page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
+        return True
+    piles = _enabled(page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")))
+    if piles:
+        for pile in piles[:3]:
+            pile.click()
+        take = page.get_by_role("button", name=re.compile(r"^Take "))
+        if take.get_attribute("aria-disabled") != "true":
+            take.click()
+            return True
+        page.get_by_role("button", name="Clear").click()
+    cards = page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level \d card"))
+    if cards.count():
+        cards.first.click()
+        reserve = page.get_by_role("dialog").get_by_role("button", name="Reserve", exact=True)
+        if reserve.get_attribute("aria-disabled") != "true":
+            reserve.click()
+            page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
+            return True
+        page.get_by_role("dialog").get_by_role("button", name="Close").click()
+    page.get_by_role("button", name="Pass").click()
+    return True
+
+
+def saved(page):
+    text = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
+    return json.loads(text) if text else None
+
+
+def log_text(page):
+    return page.get_by_role("region", name="Game log").inner_text()
+
+
+def market_names(page):
+    market = page.get_by_role("region", name="Market")
+    return [b.get_attribute("aria-label") for b in market.get_by_role("button").all()]

@@ -1,0 +1,146 @@
+"""The game page in Chromium, driven by accessible names: a whole game to the end, reload, 3-4 players, phone size,
+a damaged save. Every request stays on the local server and the console stays clean."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_helpers import non_local, wait_ready
+from game_driver import (
+    SAVE_KEY,
+    is_over,
+    log_text,
+    market_names,
+    open_game,
+    play_turn,
+    saved,
+    settle,
+    start,
+)
+
+import splendor
+
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+def test_a_whole_game_by_clicks_ends_with_the_engine_scores(page, request_log, console_errors):
+    open_game(page)
+    start(page, opponents=1, seed=4711, starts="You", name=EVIL)
+    # The name is shown as text, never run.
+    assert page.get_by_role("region", name="Your area").get_by_role("heading", name=EVIL).is_visible()
+    assert page.evaluate("() => document.querySelectorAll('img').length") == 0
+    turns = 0
+    while play_turn(page):
+        turns += 1
+        assert turns < 200, "the game did not end"
+    record = saved(page)["record"]
+    assert record["seed"] == 4711
+    game = splendor.replay(record)
+    assert game.is_over
+    table = page.get_by_role("table", name="Final scores")
+    rows = {}
+    for row in table.locator("tbody").get_by_role("row").all():
+        name = row.get_by_role("rowheader").inner_text().strip()
+        rows[name] = [name] + [c.inner_text().strip() for c in row.get_by_role("cell").all()]
+    assert set(rows) == {EVIL, "Bot 1"}, rows
+    assert rows[EVIL][1] == str(game.scores[0])
+    assert rows["Bot 1"][1] == str(game.scores[1])
+    assert rows[EVIL][2] == str(len(game.players[0].cards))
+    winner = "You win!" if game.winners == (0,) else ("Bot 1 wins" if game.winners == (1,) else "Shared victory")
+    assert page.get_by_role("dialog").get_by_role("heading").inner_text().startswith(winner)
+    assert non_local(request_log) == []
+    assert console_errors == []
+
+
+def test_reload_mid_game_keeps_position_turn_and_log(page, request_log, console_errors):
+    open_game(page)
+    start(page, opponents=1, seed=2024, starts="A bot")
+    for _ in range(4):
+        play_turn(page)
+    settle(page)
+    before = (saved(page), log_text(page), market_names(page), page.locator("#status").text_content())
+    page.get_by_role("button", name=re.compile(r"^White gems")).click()  # a choice in progress is not a move
+    page.reload()
+    wait_ready(page)
+    settle(page)
+    after = (saved(page), log_text(page), market_names(page), page.locator("#status").text_content())
+    assert after == before
+    assert "Your turn" in after[3]
+    # Undo still works after the reload: the history was rebuilt from the record.
+    page.get_by_role("button", name="Undo").click()
+    settle(page)
+    assert len(saved(page)["record"]["actions"]) < len(before[0]["record"]["actions"])
+    assert non_local(request_log) == []
+    assert console_errors == []
+
+
+@pytest.mark.parametrize("opponents", [2, 3])
+def test_three_and_four_player_games_start_and_bots_move(page, request_log, console_errors, opponents):
+    open_game(page)
+    start(page, opponents=opponents, starts="You", levels=["Easy", "Medium", "Hard"][:opponents])
+    opp = page.get_by_role("region", name="Opponents")
+    assert opp.get_by_role("region").count() == opponents
+    play_turn(page)
+    settle(page)
+    record = saved(page)["record"]
+    assert record["players"] == opponents + 1
+    assert len(record["actions"]) >= opponents + 1  # the person's move and one per bot
+    log = log_text(page)
+    for i in range(1, opponents + 1):
+        assert f"Bot {i} " in log
+    # The worker played them (the page would say so if it had fallen back).
+    assert page.evaluate("() => document.body.dataset.worker") == "1"
+    assert page.get_by_role("note").count() == 0
+    assert non_local(request_log) == []
+    assert console_errors == []
+
+
+def test_phone_size_needs_no_sideways_scrolling(browser, base_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, base_url=base_url)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_game(page)
+        width = page.evaluate("() => innerWidth")
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+        start(page, opponents=3, starts="You")
+        settle(page)
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+        for name in ("Market", "Gem supply", "Your area"):
+            box = page.get_by_role("region", name=name).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, name
+        for button in page.get_by_role("region", name="Market").get_by_role("button").all():
+            box = button.bounding_box()
+            assert box["x"] + box["width"] <= width and box["height"] >= 44
+        for button in page.get_by_role("region", name="Gem supply").get_by_role("button").all():
+            box = button.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44
+        # A card dialog fits too.
+        page.get_by_role("region", name="Market").get_by_role("button", name=re.compile("^Level 1 card")).first.tap()
+        assert page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).is_visible()
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_damaged_save_is_explained_kept_aside_and_a_new_game_starts(page, console_errors):
+    open_game(page)
+    bad = '{"format": "splendor-save", "version": 1, "record": {"actions": ["take gold"]'
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, bad])
+    page.reload()
+    wait_ready(page)
+    alert = page.get_by_role("alert")
+    assert "could not be read" in alert.inner_text()
+    kept = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('splendor.save.corrupt.'))""")
+    assert len(kept) == 1
+    assert kept[0] in alert.inner_text()
+    assert page.evaluate("(k) => localStorage.getItem(k)", kept[0]) == bad
+    start(page, opponents=1, starts="You")
+    assert saved(page)["record"]["actions"] == []
+    assert page.evaluate("(k) => localStorage.getItem(k)", kept[0]) == bad
+    assert console_errors == []
+    assert not is_over(page)
