@@ -10,7 +10,7 @@ every action of a random playout.
 []
 >>> game._supply[0] -= 1          # a white token vanishes
 >>> check_invariants(game)[0]
-'white tokens: 14 in the game, a 3-player game has 15'
+'white tokens: 4 in the game, a 3-player game has 5'
 """
 
 from .cards import CARDS, TOKEN_COLORS
