@@ -34,10 +34,15 @@ def test_precache_lists_exactly_the_site_files(built):
     listed = [u[2:] for u in urls[1:]]
     for rel in listed:
         assert (out / rel).is_file(), f"precache names a missing file: {rel}"
-    assert set(listed) == set(site_files(out)) - {"sw.js", "precache.json"}
+    assert set(listed) == set(build_site.precached(site_files(out)))
     for needed in ("index.html", "pyscript.toml", "runtime/pyodide/pyodide.asm.wasm",
-                   "runtime/pyscript/core.js", "runtime/axe/axe.min.js"):
+                   "runtime/pyscript/core.js"):
         assert needed in listed
+    # never loaded by the page: not precached (the files are still in the site)
+    for unused in ("sw.js", "precache.json", "_headers", "runtime/axe/axe.min.js",
+                   "splendor/__main__.py"):
+        assert unused not in listed
+    assert (out / "runtime/axe/axe.min.js").is_file()
     assert not any(rel.endswith(".map") for rel in listed)
 
 

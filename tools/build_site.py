@@ -9,8 +9,10 @@ What lands in the site:
   runtime/pyscript/  <- node_modules/@pyscript/core/dist/ (everything but source maps)
   runtime/pyodide/   <- the five Pyodide files PyScript needs
   runtime/axe/       <- axe-core (accessibility tests only)
-  sw.js              <- generated from tools/sw.template.js: precaches every file of the site
-  precache.json      <- {"cache": ..., "hash": ..., "urls": [...]} for tests and tooling
+  sw.js              <- generated from tools/sw.template.js: precaches every file the page needs
+  precache.json      <- {"cache": ..., "hash": ..., "urls": [...], "revisions": {...}} for tests
+  _headers           <- Netlify headers: immutable caching for PyScript's content-hashed chunks
+                        (tools/netlify_headers.py; a root _headers file is prepended)
 
 The build is incremental and idempotent: unchanged files are not copied again and files that no
 longer belong to the site are removed. It runs ``npm ci`` first when node_modules is missing, is
@@ -23,6 +25,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "site"
 
 ROOT_FILES = ["index.html", "pyscript.toml"]
-OPTIONAL_ROOT_FILES = ["favicon.ico", "manifest.webmanifest", "robots.txt", "_headers"]
+OPTIONAL_ROOT_FILES = ["favicon.ico", "manifest.webmanifest", "robots.txt"]
 PACKAGE = "splendor"
 PACKAGE_SUFFIXES = {".py", ".csv"}
 # Present in the package but not loaded by the browser interpreters, so not required in [files].
@@ -55,7 +58,18 @@ AXE_FILE = "node_modules/axe-core/axe.min.js"
 LOCKED_PACKAGES = ["@pyscript/core", "pyodide", "axe-core"]
 
 SW_TEMPLATE = ROOT / "tools" / "sw.template.js"
-GENERATED = {"sw.js", "precache.json"}  # written by the build, not part of the precache list
+# Written by the build. Not precached: sw.js is the worker itself, the others are not for the page
+# (Netlify does not even serve _headers).
+GENERATED = {"sw.js", "precache.json", "_headers"}
+# Site files the page never loads, left out of the service worker's precache (a first visit would
+# download them for nothing): axe-core is for the accessibility tests only; PyScript's code editor
+# (CodeMirror) and terminal (xterm.js) chunks load only for <script type="py-editor"> or a
+# `terminal` attribute, which the game does not use (about 770 KB). If the page ever loads one,
+# the service worker still caches it on first use, and tests/browser/test_pwa_offline.py fails
+# until it is precached.
+NOT_PRECACHED_PREFIXES = ("runtime/axe/",)
+NOT_PRECACHED_PATTERN = re.compile(r"^runtime/pyscript/(?:codemirror|xterm)[^/]*$")
+REVISION_CHARS = 16  # hex characters of a file's SHA-256 the service worker checks
 
 
 class BuildError(Exception):
@@ -297,8 +311,24 @@ def sync_tree(out: Path, wanted: dict[str, Path]) -> tuple[int, int]:
     return copied, removed
 
 
-def site_hash(out: Path, rels: list[str]) -> str:
-    digest = hashlib.sha256()
+def precached(rels: list[str]) -> list[str]:
+    """The site files the service worker precaches (every file the page and its worker may load)."""
+    return [
+        rel
+        for rel in rels
+        if rel not in GENERATED
+        and rel not in NOT_IN_BROWSER
+        and not rel.startswith(NOT_PRECACHED_PREFIXES)
+        and not NOT_PRECACHED_PATTERN.match(rel)
+    ]
+
+
+def file_revision(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:REVISION_CHARS]
+
+
+def site_hash(out: Path, rels: list[str], template: str = "") -> str:
+    digest = hashlib.sha256(template.encode("utf-8") + b"\0")
     for rel in rels:
         digest.update(rel.encode("utf-8") + b"\0")
         digest.update((out / rel).read_bytes())
@@ -307,20 +337,42 @@ def site_hash(out: Path, rels: list[str]) -> str:
 
 
 def write_service_worker(out: Path, rels: list[str]) -> dict:
-    full_hash = site_hash(out, rels)
-    cache = f"splendor-{full_hash[:12]}"
-    urls = ["./"] + [f"./{rel}" for rel in rels]
+    """Write sw.js and precache.json for the files of ``out``; return the precache manifest.
+
+    The cache name hashes every precached file and the template, so any change gives a new
+    service worker with a new cache. Each entry carries its file's revision (start of its SHA-256):
+    the worker checks downloads against it and copies unchanged files from the previous cache.
+    """
     template = SW_TEMPLATE.read_text("utf-8")
-    for placeholder in ("__CACHE_NAME__", "__PRECACHE_URLS__"):
+    for placeholder in ("__CACHE_NAME__", "__PRECACHE_ENTRIES__"):
         if placeholder not in template:
             raise BuildError(f"{SW_TEMPLATE.relative_to(ROOT)} lacks the {placeholder} marker")
+    rels = precached(sorted(rels))
+    if "index.html" not in rels:
+        raise BuildError("index.html is not in the precache list")
+    full_hash = site_hash(out, rels, template)
+    cache = f"splendor-{full_hash[:12]}"
+    revisions = {f"./{rel}": file_revision(out / rel) for rel in rels}
+    revisions = {"./": revisions["./index.html"], **revisions}
+    urls = list(revisions)
+    entries = ",\n".join(f"  [{json.dumps(url)}, {json.dumps(rev)}]" for url, rev in revisions.items())
     script = template.replace("__CACHE_NAME__", cache).replace(
-        "__PRECACHE_URLS__", json.dumps(urls, indent=2)
+        "__PRECACHE_ENTRIES__", "[\n" + entries + "\n]"
     )
     _write_if_changed(out / "sw.js", script.encode("utf-8"))
-    manifest = {"cache": cache, "hash": full_hash, "urls": urls}
+    manifest = {"cache": cache, "hash": full_hash, "urls": urls, "revisions": revisions}
     _write_if_changed(out / "precache.json", (json.dumps(manifest, indent=2) + "\n").encode())
     return manifest
+
+
+def write_netlify_headers(out: Path, rels: list[str]) -> None:
+    """site/_headers: immutable caching for content-hashed files (see tools/netlify_headers.py)."""
+    sys.path.insert(0, str(ROOT))
+    from tools import netlify_headers
+
+    extra = (ROOT / "_headers").read_text("utf-8") if (ROOT / "_headers").is_file() else ""
+    text = netlify_headers.headers_file_text(rels, extra)
+    _write_if_changed(out / netlify_headers.HEADERS_FILE, text.encode("utf-8"))
 
 
 def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False) -> dict:
@@ -332,6 +384,7 @@ def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False) 
     out.mkdir(parents=True, exist_ok=True)
     copied, removed = sync_tree(out, wanted)
     manifest = write_service_worker(out, sorted(wanted))
+    write_netlify_headers(out, sorted(wanted))
     if not quiet:
         log(
             f"{len(wanted)} files in {out} ({copied} copied, {removed} removed), "

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Build the site and serve ``site/`` on 127.0.0.1 (standard library only).
 
-    python3 tools/serve.py [--port 8000] [--no-build] [--dir site]
+    python3 tools/serve.py [--port 8000] [--no-build] [--dir site] [--netlify-headers]
 
 Serves correct MIME types for .mjs/.wasm/.webmanifest and ``Cache-Control: no-cache``, so the
 browser revalidates every file (cheap 304s) and a rebuilt site is picked up on reload.
+With --netlify-headers it sends instead exactly the headers Netlify would (netlify.toml's
+[[headers]] plus the generated site/_headers, see tools/netlify_headers.py): the
+Content-Security-Policy, the caching rules and the types of the deployed site.
 
 From tests::
 
@@ -12,6 +15,9 @@ From tests::
     server, url = start_server(site_dir)   # threaded, free port, returns at once
     ...
     server.stop()
+
+``start_server(site_dir, netlify_headers=True)`` serves with the deployed headers;
+``server.transfers`` lists (path, status, body bytes) of every GET answered, for byte counts.
 """
 
 from __future__ import annotations
@@ -44,10 +50,46 @@ EXTRA_TYPES = {
 class SiteHandler(SimpleHTTPRequestHandler):
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **EXTRA_TYPES}
     quiet = True
+    header_rules = None  # Netlify header rules (tools/netlify_headers.py), or None for no-cache
+    transfers = None  # list shared with the server: (path, status, body bytes)
+
+    def _rule_headers(self) -> dict:
+        if self.header_rules is None:
+            return {"Cache-Control": "no-cache"}
+        from tools.netlify_headers import headers_for
+
+        return headers_for(self.path.split("?", 1)[0], self.header_rules)
+
+    def send_response(self, code, message=None):
+        self._status = code
+        self._extra = self._rule_headers()
+        super().send_response(code, message)
+
+    def send_header(self, keyword, value):
+        if keyword.lower() == "content-type":
+            given = {k.lower(): v for k, v in getattr(self, "_extra", {}).items()}
+            value = given.get("content-type", value)
+        super().send_header(keyword, value)
 
     def end_headers(self):
-        self.send_header("Cache-Control", "no-cache")
+        for name, value in getattr(self, "_extra", {"Cache-Control": "no-cache"}).items():
+            if name.lower() != "content-type":
+                super().send_header(name, value)
         super().end_headers()
+
+    def do_GET(self):
+        self._status = None
+        body = self.send_head()
+        sent = 0
+        if body:
+            try:
+                while chunk := body.read(64 * 1024):
+                    self.wfile.write(chunk)
+                    sent += len(chunk)
+            finally:
+                body.close()
+        if self.transfers is not None:
+            self.transfers.append((self.path, self._status, sent))
 
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         if not self.quiet:
@@ -58,8 +100,27 @@ class SiteServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, site_dir: Path, port: int = 0, host: str = HOST, quiet: bool = True):
-        handler = type("Handler", (SiteHandler,), {"quiet": quiet})
+    def __init__(
+        self,
+        site_dir: Path,
+        port: int = 0,
+        host: str = HOST,
+        quiet: bool = True,
+        netlify_headers: bool = False,
+    ):
+        self.transfers: list[tuple[str, int | None, int]] = []
+        rules = None
+        if netlify_headers:
+            if str(ROOT) not in sys.path:
+                sys.path.insert(0, str(ROOT))
+            from tools.netlify_headers import site_rules
+
+            rules = site_rules(site_dir)
+        handler = type(
+            "Handler",
+            (SiteHandler,),
+            {"quiet": quiet, "header_rules": rules, "transfers": self.transfers},
+        )
         super().__init__((host, port), functools.partial(handler, directory=str(site_dir)))
         self.site_dir = site_dir
         self._thread: threading.Thread | None = None
@@ -82,16 +143,20 @@ class SiteServer(ThreadingHTTPServer):
 
 
 def start_server(
-    site_dir: Path | str = DEFAULT_SITE, port: int = 0, quiet: bool = True
+    site_dir: Path | str = DEFAULT_SITE,
+    port: int = 0,
+    quiet: bool = True,
+    netlify_headers: bool = False,
 ) -> tuple[SiteServer, str]:
     """Serve site_dir on 127.0.0.1 in a background thread (port 0: a free one).
 
+    netlify_headers: send the deployed site's headers (CSP, caching) instead of no-cache.
     Returns (server, url); call server.stop() to end it.
     """
     site_dir = Path(site_dir).resolve()
     if not (site_dir / "index.html").is_file():
         raise FileNotFoundError(f"{site_dir} has no index.html: build the site first")
-    server = SiteServer(site_dir, port=port, quiet=quiet).start()
+    server = SiteServer(site_dir, port=port, quiet=quiet, netlify_headers=netlify_headers).start()
     return server, server.url
 
 
@@ -100,6 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (8000)")
     parser.add_argument("--no-build", action="store_true", help="serve site/ as it is")
     parser.add_argument("--dir", type=Path, default=DEFAULT_SITE, help="folder to serve (site/)")
+    parser.add_argument(
+        "--netlify-headers",
+        action="store_true",
+        help="send the headers of netlify.toml and site/_headers (CSP, caching), as deployed",
+    )
     args = parser.parse_args(argv)
 
     site_dir = args.dir.resolve()
@@ -115,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (site_dir / "index.html").is_file():
         print(f"serve: {site_dir} has no index.html: build it first", file=sys.stderr)
         return 1
-    server = SiteServer(site_dir, port=args.port, quiet=False)
+    server = SiteServer(
+        site_dir, port=args.port, quiet=False, netlify_headers=args.netlify_headers
+    )
     print(f"Serving {site_dir} at {server.url} (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
