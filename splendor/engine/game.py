@@ -70,6 +70,18 @@ _BLIND = tuple(Action.reserve(level=lv) for lv in (1, 2, 3))
 _NOBLE_ACT = tuple(Action.choose_noble(n) for n in NOBLES)
 _VETO_ACT = tuple(Action.veto(n) for n in NOBLES)
 _PASS = Action.pass_turn()
+# Buys differ by payment, so they cannot all be made in advance; each (card, payment) met is made once and kept.
+# The table stays small: a card's default payments are bounded by its cost and the 5 gold.
+_BUYS = {}
+# Fewest bonuses any noble needs (8 for a 4+4 tile): below that, the end of a turn skips the noble check.
+_MIN_NOBLE_NEED = min(sum(nb.req_t) for nb in NOBLES)
+
+
+def _buy_action(card, pay):
+    action = _BUYS.get((card.id, pay))
+    if action is None:
+        action = _BUYS[card.id, pay] = Action("buy", card=card, pay_t=pay)
+    return action
 
 
 class Player:
@@ -389,10 +401,10 @@ class Game:
                     if d > 0:
                         short += d
                 if short <= gold:
-                    add(Action("buy", card=card, pay_t=_default_payment(card, tok, bon)))
+                    add(_buy_action(card, _default_payment(card, tok, bon)))
         for card in p._reserved:
             if _shortfall(card, tok, bon) <= gold:
-                add(Action("buy", card=card, pay_t=_default_payment(card, tok, bon)))
+                add(_buy_action(card, _default_payment(card, tok, bon)))
         s = self._supply
         mask = (s[0] > 0) | (s[1] > 0) << 1 | (s[2] > 0) << 2 | (s[3] > 0) << 3 | (s[4] > 0) << 4
         moves.extend(_TAKES_BY_MASK[mask])
@@ -540,7 +552,10 @@ class Game:
             self.phase_ = "return"
             return
         bon = p.bon
-        met = [nb for nb in self._nobles if all(bon[i] >= n for i, n in nb.needs)] if self._nobles else ()
+        if not self._nobles or sum(bon) < _MIN_NOBLE_NEED:
+            met = ()
+        else:
+            met = [nb for nb in self._nobles if all(bon[i] >= n for i, n in nb.needs)]
         if len(met) > 1:
             self.phase_ = "noble"
             return
