@@ -1,0 +1,221 @@
+"""Bot-vs-bot games with seats rotated: ``python -m splendor arena --bots hard,medium --players 2 --games 200``.
+
+Game k is dealt from a seed drawn from ``--seed`` and k, seat 0 starts, and seat s is played by the bot listed at
+position (s + k) mod (number of bots): with two bots in a 2-player game each starts half the games, and with 3-4
+players the listed bots fill the seats cyclically. Each bot sees only ``game.observation(seat)``. Printed per listed
+bot: seats played, wins (a shared victory counts as a fraction), win rate with its 95% Wilson interval, mean points,
+mean game length in rounds, median and maximum time per move (action-phase decisions; token returns, noble
+choices and forced moves are quick and left out). A game that passes the action cap is counted as stuck, a bot that
+fails or answers an illegal action as an error.
+
+``--jobs N`` plays games in N processes (command line only; the results do not depend on it).
+"""
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+
+from ..engine.game import new_game
+from . import LEVELS, get_bot
+from .budget import Budget
+
+MAX_ACTIONS = 1500
+
+
+def wilson(wins, n, z=1.96):
+    """95% Wilson score interval of a proportion (wins may be fractional: shared victories)."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def game_seed(seed, k):
+    return random.Random(f"splendor-arena/{seed}/{k}").randrange(1, 2**31)
+
+
+def seating(k, players, entries):
+    """The listed-bot index at each seat of game k."""
+    return [(s + k) % entries for s in range(players)]
+
+
+def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=()):
+    """Play one game; ``bots`` is one Bot per seat. Returns a dict: status ('ok', 'stuck' or 'error'), scores,
+    winners, rounds, actions, times (per seat: seconds of each action-phase decision), error."""
+    players = len(bots)
+    budgets = budgets or [None] * players
+    game = new_game(players=players, seed=seed, first_player=0, variants=variants)
+    rngs = [random.Random(f"splendor-bot/{seed}/{s}") for s in range(players)]
+    times = [[] for _ in range(players)]
+    status, error = "ok", None
+    actions = 0
+    while not game.is_over:
+        if actions >= max_actions:
+            status = "stuck"
+            break
+        seat = game.current
+        obs = game.observation(seat)
+        phase = game.phase_
+        forced = len(game.legal_actions()) == 1
+        t0 = time.perf_counter()
+        try:
+            action = bots[seat].choose(obs, rngs[seat], budgets[seat])
+        except Exception as exc:  # a bot failure is a result to count, not a crash of the arena
+            status, error = "error", f"seat {seat} ({bots[seat].level}) raised {type(exc).__name__}: {exc}"
+            break
+        dt = time.perf_counter() - t0
+        if phase == "action" and not forced:
+            times[seat].append(dt)
+        reason = game.why_illegal(action)
+        if reason:
+            status, error = "error", f"seat {seat} ({bots[seat].level}) chose {action}: {reason}"
+            break
+        game.apply_unchecked(action)
+        actions += 1
+    return {
+        "status": status,
+        "error": error,
+        "scores": list(game.scores),
+        "winners": list(game.winners) if game.is_over else [],
+        "rounds": game.round - 1 if game.is_over else game.round,
+        "actions": actions,
+        "times": times,
+    }
+
+
+def _run_one(args):
+    k, seed, players, names, budget_dict, max_actions = args
+    seats = seating(k, players, len(names))
+    bots = [get_bot(names[e]) for e in seats]
+    budget = Budget.parse(budget_dict) if budget_dict else None
+    result = play_game(bots, game_seed(seed, k), [budget] * players, max_actions)
+    result["seats"] = seats
+    result["k"] = k
+    return result
+
+
+def run(names, players=2, games=10, seed=1, budget=None, jobs=1, max_actions=MAX_ACTIONS, progress=None):
+    """Play the games and return the list of results (in game order)."""
+    budget_dict = budget.to_dict() if budget is not None else None
+    tasks = [(k, seed, players, list(names), budget_dict, max_actions) for k in range(games)]
+    results = []
+    if jobs > 1 and games > 1:
+        import multiprocessing  # only here: the bots themselves never use processes (they run in Pyodide)
+
+        with multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork").Pool(jobs) as pool:
+            for r in pool.imap(_run_one, tasks):
+                results.append(r)
+                if progress:
+                    progress(r)
+    else:
+        for t in tasks:
+            r = _run_one(t)
+            results.append(r)
+            if progress:
+                progress(r)
+    return results
+
+
+def summarize(names, results):
+    """Per listed bot: seats, wins, win rate and interval, mean points, rounds, move times."""
+    rows = []
+    for e, name in enumerate(names):
+        seats = wins = points = 0.0
+        rounds = []
+        times = []
+        for r in results:
+            if r["status"] != "ok":
+                continue
+            for s, who in enumerate(r["seats"]):
+                if who != e:
+                    continue
+                seats += 1
+                points += r["scores"][s]
+                rounds.append(r["rounds"])
+                times.extend(r["times"][s])
+                if s in r["winners"]:
+                    wins += 1.0 / len(r["winners"])
+        lo, hi = wilson(wins, seats)
+        rows.append({
+            "bot": f"{name} ({e + 1})" if names.count(name) > 1 else name,
+            "games": int(seats),
+            "wins": wins,
+            "win_rate": wins / seats if seats else 0.0,
+            "interval": (lo, hi),
+            "mean_points": points / seats if seats else 0.0,
+            "mean_rounds": statistics.fmean(rounds) if rounds else 0.0,
+            "median_move": statistics.median(times) if times else 0.0,
+            "max_move": max(times) if times else 0.0,
+            "moves": len(times),
+        })
+    return rows
+
+
+def report(names, players, results, seed, budget, seconds):
+    lines = []
+    b = ", ".join(f"{k}={v:g}" for k, v in budget.to_dict().items()) if budget else "level defaults"
+    lines.append(f"arena: {' vs '.join(names)}; {players} players; {len(results)} games; seed {seed}; "
+                 f"budget {b}")
+    head = (f"{'bot':<12} {'games':>5} {'wins':>7} {'win rate':>8}  {'95% interval':<15} {'points':>6} "
+            f"{'rounds':>6} {'median s/move':>13} {'max s/move':>10}")
+    lines.append(head)
+    for row in summarize(names, results):
+        lo, hi = row["interval"]
+        lines.append(f"{row['bot']:<12} {row['games']:>5} {row['wins']:>7.1f} {100 * row['win_rate']:>7.1f}%  "
+                     f"[{100 * lo:4.1f}%, {100 * hi:5.1f}%] {row['mean_points']:>6.2f} {row['mean_rounds']:>6.2f} "
+                     f"{row['median_move']:>13.4f} {row['max_move']:>10.4f}")
+    ok = [r for r in results if r["status"] == "ok"]
+    stuck = sum(1 for r in results if r["status"] == "stuck")
+    errors = [r for r in results if r["status"] == "error"]
+    rounds = [r["rounds"] for r in ok]
+    shared = sum(1 for r in ok if len(r["winners"]) > 1)
+    lines.append(f"finished {len(ok)}, stuck {stuck}, errors {len(errors)}, shared wins {shared}; "
+                 f"game length {statistics.fmean(rounds) if rounds else 0:.2f} rounds on average "
+                 f"(max {max(rounds) if rounds else 0}); {seconds:.1f} s")
+    for r in errors[:5]:
+        lines.append(f"error in game {r['k']}: {r['error']}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m splendor arena", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", default="medium,easy",
+                        help=f"comma-separated levels ({', '.join(LEVELS)}), filling the seats in rotation")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--budget-iterations", type=int, help="search iterations per move (deterministic)")
+    group.add_argument("--budget-seconds", type=float, help="thinking time per move")
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once in separate processes")
+    parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS, help="actions before a game counts as stuck")
+    parser.add_argument("--progress", action="store_true", help="print a line per finished game")
+    args = parser.parse_args(argv)
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in names if b not in LEVELS]
+    if not names or unknown:
+        parser.error(f"unknown bot level {unknown[0] if unknown else ''!r}: choose from {', '.join(LEVELS)}")
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs must be at least 1")
+    budget = None
+    if args.budget_iterations is not None:
+        budget = Budget(iterations=args.budget_iterations)
+    elif args.budget_seconds is not None:
+        budget = Budget(seconds=args.budget_seconds)
+
+    def progress(r):
+        if args.progress:
+            print(f"game {r['k'] + 1}: {r['status']} scores {r['scores']} winners {r['winners']} "
+                  f"rounds {r['rounds']} bots {[names[e] for e in r['seats']]}", flush=True)
+
+    t0 = time.perf_counter()
+    results = run(names, args.players, args.games, args.seed, budget, args.jobs, args.max_actions, progress)
+    print(report(names, args.players, results, args.seed, budget, time.perf_counter() - t0), flush=True)
+    bad = sum(1 for r in results if r["status"] != "ok")
+    return 1 if bad else 0

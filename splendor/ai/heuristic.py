@@ -1,0 +1,391 @@
+"""Position evaluation and one-move lookahead, shared by every bot level.
+
+A seat's *value* estimates its prestige to come, in points: the points it has, what its bonuses are worth as an
+engine (worth less as the game nears its end), its progress toward the nobles on the table, and its *prospects* - the
+best cards it can see (market and own reserve), each worth its points and bonus, discounted by the turns still
+needed to afford it with the tokens and gold in hand. Everything is read from what the seat may see: opponents'
+blind reservations are never looked at.
+
+``Scorer.scores`` rates every legal action by the value of the position right after it (the mover's value minus a
+share of the best opponent's), computed on small arrays without touching the game; the bots of every level and the
+playouts of the search are built on it.
+"""
+
+import math
+
+WINNING_POINTS = 15
+TOKEN_LIMIT = 10
+_COLOR_INDEX = {"white": 0, "blue": 1, "green": 2, "red": 3, "black": 4, "gold": 5}
+
+
+class Weights:
+    """The knobs of the evaluation. Defaults are the tuned values the medium and hard bots use."""
+
+    __slots__ = ("bonus", "bonus_cap", "noble", "gamma", "rate", "prospect", "token", "gold", "blind", "opponent",
+                 "finish", "reserve_slot", "noble_blind", "secured")
+
+    def __init__(self, **overrides):
+        self.bonus = 1.17         # engine value of one bonus at the start (fades to 0 at 15 points)
+        self.bonus_cap = 5        # bonuses of one color beyond this are worth a third
+        self.noble = 0.7          # scale of noble progress (x 3 points x progress squared)
+        self.gamma = 0.72         # discount per turn still needed to afford a card (with rate 0)
+        self.rate = 0.0           # when above 0: a card's prospect is its worth minus rate x turns (not discounted)
+        self.prospect = 0.55      # weight of the n-th best visible card: prospect ** (n - 1), four cards
+        self.token = 0.03         # a colored token beyond what it does for the prospects
+        self.gold = 0.15          # a gold beyond what it does for the prospects
+        self.blind = 0.05         # the unseen card of a blind reservation, times its level
+        self.opponent = 0.6       # share of the best opponent's value subtracted from the mover's
+        self.finish = 2.0         # reaching 15 points (the end is triggered)
+        self.reserve_slot = 0.25  # each reserved card held (a slot used, a card not yet paying)
+        self.secured = 1.0        # a reserved card's prospect, relative to a market card's (no one can take it)
+        self.noble_blind = False  # True: the seat overlooks nobles (easy bot's habit)
+        for k, v in overrides.items():
+            if k not in self.__slots__:
+                raise ValueError(f"unknown weight {k!r}")
+            setattr(self, k, v)
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def copy(self, **overrides):
+        w = Weights()
+        for k in self.__slots__:
+            setattr(w, k, getattr(self, k))
+        for k, v in overrides.items():
+            setattr(w, k, v)
+        return w
+
+
+def stage_of(game):
+    """How far the game is toward its end, 0 to 1: the leader's points over 15."""
+    best = max(p.points for p in game._players)
+    return min(1.0, best / WINNING_POINTS)
+
+
+def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), hidden_reserved=0, extra=0.0):
+    """The value of one seat's holdings (see the module text). ``market``: the market cards; ``reserved``: the
+    seat's reserved cards its evaluator may see; ``hidden_reserved``: how many more it holds unseen."""
+    gold = tok[5]
+    late = 1.0 - stage
+    wb = w.bonus * late
+    cap = w.bonus_cap
+    # Nobles: progress squared, and what one more bonus of each color would add.
+    nob = 0.0
+    nm = [0.0, 0.0, 0.0, 0.0, 0.0]
+    if nobles and not w.noble_blind:
+        scale = 3.0 * w.noble
+        for nb in nobles:
+            need = 0
+            total = 0
+            for i, n in nb.needs:
+                total += n
+                d = n - bon[i]
+                if d > 0:
+                    need += d
+            prog = 1.0 - need / total
+            nob += prog * prog
+            if need:
+                nxt = 1.0 - (need - 1) / total
+                gain = scale * (nxt * nxt - prog * prog)
+                for i, n in nb.needs:
+                    if bon[i] < n:
+                        nm[i] += gain
+        nob *= scale
+    # Engine: bonuses, with diminishing returns past the cap.
+    eng = 0.0
+    bw = [0.0, 0.0, 0.0, 0.0, 0.0]
+    for i in range(5):
+        b = bon[i]
+        eng += b if b <= cap else cap + (b - cap) / 3.0
+        bw[i] = (wb if b < cap else wb / 3.0) + nm[i]
+    # Prospects: the best visible cards, discounted by the turns to afford them. Tokens come from the supply (what
+    # it lacks must be gold, from reservations) and at most 10 can be held: a price beyond that needs more bonuses.
+    gamma = w.gamma
+    rate = w.rate
+    vals = []
+    secured = w.secured
+    nmarket = len(market)
+    slots = 3 - len(reserved) - hidden_reserved
+    use = [0, 0, 0, 0, 0]  # the most of each color any visible card still asks for: tokens beyond are idle
+    reach_gold = supply[5] if supply[5] < slots else slots
+    for k, card in enumerate(market if not reserved else list(market) + list(reserved)):
+        short = 0
+        worst = 0
+        excess = 0
+        price = 0
+        for i, n in card.needs:
+            p = n - bon[i]
+            if p > 0:
+                price += p
+                if p > use[i]:
+                    use[i] = p
+                d = p - tok[i]
+                if d > 0:
+                    a = supply[i]
+                    if d > a:
+                        excess += d - a
+                        d = a
+                    short += d
+                    if d > worst:
+                        worst = d
+        worth = card.points + bw[card.bonus_i]
+        if k >= nmarket:
+            worth *= secured
+        if short + excess <= gold:
+            vals.append(worth - rate if rate else worth * gamma)
+            continue
+        turns = 0.0
+        spare = gold - excess
+        if spare < 0:
+            if -spare > reach_gold:
+                continue  # out of reach: neither the supply nor a reservation can provide it
+            turns = -spare  # a reservation per missing gold
+            spare = 0
+        short -= spare
+        if short > 0:
+            t = short / 3.0
+            t2 = (worst - spare) / 2.0
+            turns += t if t > t2 else t2
+        if price > TOKEN_LIMIT:
+            turns += price - TOKEN_LIMIT
+        if rate:
+            v = worth - rate * (1.0 + turns)
+            if v > 0:
+                vals.append(v)
+        else:
+            vals.append(worth * gamma ** (1.0 + turns))
+    pro = 0.0
+    if vals:
+        vals.sort(reverse=True)
+        r = w.prospect
+        f = 1.0
+        for v in vals[:4]:
+            pro += v * f
+            f *= r
+    idle = 0
+    for i in range(5):
+        if tok[i] > use[i]:
+            idle += tok[i] - use[i]
+    v = (points + wb * eng + nob + pro + w.token * (tok[0] + tok[1] + tok[2] + tok[3] + tok[4] - idle)
+         + w.gold * gold - w.reserve_slot * (len(reserved) + hidden_reserved) + extra)
+    if points >= WINNING_POINTS:
+        v += w.finish
+    return v
+
+
+class View:
+    """What one seat sees of a game, as plain arrays, for evaluating moves without applying them."""
+
+    __slots__ = ("seat", "n", "market", "nobles", "supply", "tok", "bon", "points", "reserved", "ncards",
+                 "stage", "blind")
+
+    def __init__(self, game, seat):
+        self.seat = seat
+        self.n = game.n
+        self.market = [c for row in game._market for c in row if c is not None]
+        self.nobles = list(game._nobles)
+        self.supply = game._supply[:]
+        self.tok = [p.tok[:] for p in game._players]
+        self.bon = [p.bon[:] for p in game._players]
+        self.points = [p.points for p in game._players]
+        self.ncards = [len(p._cards) for p in game._players]
+        show_all = game._open
+        # Visible reserved cards of each seat; an opponent's blind reservations are not visible.
+        self.reserved = []
+        self.blind = []
+        for i, p in enumerate(game._players):
+            if i == seat or show_all:
+                self.reserved.append(list(p._reserved))
+                self.blind.append(0)
+            else:
+                self.reserved.append([c for c, h in zip(p._reserved, p.hidden) if not h])
+                self.blind.append(sum(1 for h in p.hidden if h))
+        self.stage = min(1.0, max(self.points) / WINNING_POINTS)
+
+
+class Scorer:
+    """Rates actions by the position right after them, from the mover's side: the mover's value minus
+    ``weights.opponent`` times the best opponent's (with 3-4 players, mostly the best one's)."""
+
+    def __init__(self, weights=None):
+        self.w = weights or Weights()
+
+    # -- values -------------------------------------------------------------------------------------------------
+    def _value(self, view, seat, tok, bon, points, market, nobles, supply, reserved, extra=0.0):
+        return seat_value(self.w, tok, bon, points, market, nobles, view.stage, supply, reserved,
+                          view.blind[seat] if seat != view.seat else 0, extra)
+
+    def _opp_value(self, view, market, nobles, supply):
+        best = None
+        total = 0.0
+        me = view.seat
+        for o in range(view.n):
+            if o == me:
+                continue
+            v = self._value(view, o, view.tok[o], view.bon[o], view.points[o], market, nobles, supply,
+                            view.reserved[o])
+            total += v
+            if best is None or v > best:
+                best = v
+        if view.n > 2:
+            return 0.75 * best + 0.25 * (total / (view.n - 1))
+        return best
+
+    # -- action scores ------------------------------------------------------------------------------------------
+    def scores(self, game, seat=None, actions=None, view=None, market_filter=None):
+        """[(score, action)] for ``actions`` (default: every legal action), the mover being ``seat``.
+        ``market_filter(card)``: the market cards the mover notices (default all)."""
+        if seat is None:
+            seat = game.current
+        if actions is None:
+            actions = game.legal_actions()
+        if view is None:
+            view = View(game, seat)
+        w = self.w
+        lam = w.opponent
+        me_tok = view.tok[seat]
+        me_bon = view.bon[seat]
+        me_pts = view.points[seat]
+        my_res = view.reserved[seat]
+        supply = view.supply
+        market = view.market if market_filter is None else [c for c in view.market if market_filter(c)]
+        nobles = view.nobles
+        now = self._value(view, seat, me_tok, me_bon, me_pts, market, nobles, supply, my_res)
+        opp_cache = {}
+
+        def opp(mk, nb, sup):
+            if not lam:
+                return 0.0
+            key = (None if mk is market else tuple(c.id for c in mk),
+                   None if nb is nobles else tuple(x.id for x in nb), tuple(sup))
+            v = opp_cache.get(key)
+            if v is None:
+                v = opp_cache[key] = self._opp_value(view, mk, nb, sup)
+            return v
+
+        out = []
+        for a in actions:
+            kind = a.kind
+            if kind == "take" or kind == "take_two":
+                tok = me_tok[:]
+                sup = supply[:]
+                k = 1 if kind == "take" else 2
+                for c in a.colors:
+                    i = _COLOR_INDEX[c]
+                    tok[i] += k
+                    sup[i] -= k
+                v = self._settle(view, seat, tok, me_bon, me_pts, market, nobles, sup, my_res, opp=opp)
+                if tok == me_tok:
+                    v -= 3.0  # takes and gives back the same tokens: a wasted turn (and a stalled game)
+                s = v - lam * opp(market, nobles, sup)
+            elif kind == "buy":
+                card = a.card
+                pay = a.pay_t
+                tok = [me_tok[i] - pay[i] for i in range(6)]
+                sup = [supply[i] + pay[i] for i in range(6)]
+                bon = me_bon[:]
+                bon[card.bonus_i] += 1
+                pts = me_pts + card.points
+                if card in my_res:
+                    res = [c for c in my_res if c is not card]
+                    mk = market
+                else:
+                    res = my_res
+                    mk = [c for c in market if c is not card]
+                nb2 = nobles
+                met = [nb for nb in nobles if all(bon[i] >= n for i, n in nb.needs)]
+                if met:
+                    pick = met[0]
+                    if len(met) > 1 and lam:
+                        pick = min(met, key=lambda nb: self._opp_value(view, mk, [x for x in nobles if x is not nb],
+                                                                       sup))
+                    pts += pick.points
+                    nb2 = [x for x in nobles if x is not pick]
+                v = self._value(view, seat, tok, bon, pts, mk, nb2, sup, res)
+                s = v - lam * opp(mk, nb2, sup)
+            elif kind == "reserve":
+                tok = me_tok[:]
+                sup = supply[:]
+                if sup[5]:
+                    tok[5] += 1
+                    sup[5] -= 1
+                card = a.card
+                if card is None:
+                    extra = w.blind * a.level * (1.0 - view.stage * 0.5)
+                    v = self._settle(view, seat, tok, me_bon, me_pts, market, nobles, sup, my_res, extra, 1, opp)
+                    s = v - lam * opp(market, nobles, sup)
+                else:
+                    mk = [c for c in market if c is not card]
+                    v = self._settle(view, seat, tok, me_bon, me_pts, mk, nobles, sup, my_res + [card], opp=opp)
+                    s = v - lam * opp(mk, nobles, sup)
+            elif kind == "return":
+                tok = me_tok[:]
+                sup = supply[:]
+                i = _COLOR_INDEX[a.colors[0]]
+                tok[i] -= 1
+                sup[i] += 1
+                v = self._value(view, seat, tok, me_bon, me_pts, market, nobles, sup, my_res)
+                s = v - lam * opp(market, nobles, sup)
+            elif kind == "noble":
+                nb2 = [x for x in nobles if x is not a.noble]
+                s = -self._opp_value(view, market, nb2, supply) if view.n > 1 else 0.0
+            elif kind == "veto":
+                nb2 = [x for x in nobles if x is not a.noble]
+                v = self._value(view, seat, me_tok, me_bon, me_pts, market, nb2, supply, my_res)
+                s = v - self._opp_value(view, market, nb2, supply)
+            else:
+                s = 0.0
+            out.append((s - now if kind != "noble" else s, a))
+        return out
+
+    def _settle(self, view, seat, tok, bon, pts, market, nobles, sup, res, extra=0.0, slots=0, opp=None):
+        """Value after a move that may leave more than 10 tokens: tokens go back one at a time, each the one whose
+        return leaves the best score (as the return phase will choose; ``tok`` and ``sup`` are updated)."""
+        over = sum(tok) - TOKEN_LIMIT
+        lam = self.w.opponent if opp is not None else 0.0
+        while over > 0:
+            best = None
+            for i in range(6):
+                if tok[i]:
+                    tok[i] -= 1
+                    sup[i] += 1
+                    v = self._value(view, seat, tok, bon, pts, market, nobles, sup, res, extra)
+                    if lam:
+                        v -= lam * opp(market, nobles, sup)
+                    tok[i] += 1
+                    sup[i] -= 1
+                    if best is None or v > best[0]:
+                        best = (v, i)
+            tok[best[1]] -= 1
+            sup[best[1]] += 1
+            over -= 1
+        v = self._value(view, seat, tok, bon, pts, market, nobles, sup, res, extra)
+        return v - self.w.reserve_slot * slots
+
+    def best(self, game, seat=None, actions=None):
+        sc = self.scores(game, seat, actions)
+        return max(sc, key=lambda t: t[0])[1] if sc else None
+
+
+def evaluate(game, weights, scale=3.0):
+    """Each seat's standing in ``game`` as a number in 0..1 (1 = winning): from the final result when the game is
+    over, otherwise a logistic of the seat's value minus the best opponent's. Used at the leaves of the search;
+    the search's determinized game may show it hidden cards, which is fair there (they are samples)."""
+    n = game.n
+    if game.phase_ == "over":
+        win = game.winners
+        share = 1.0 / len(win)
+        return [share if i in win else 0.0 for i in range(n)]
+    stage = stage_of(game)
+    market = [c for row in game._market for c in row if c is not None]
+    nobles = game._nobles
+    supply = game._supply
+    vals = []
+    for p in game._players:
+        vals.append(seat_value(weights, p.tok, p.bon, p.points, market, nobles, stage, supply, p._reserved))
+    out = []
+    for i in range(n):
+        best = max(vals[j] for j in range(n) if j != i)
+        d = (vals[i] - best) / scale
+        out.append(1.0 / (1.0 + math.exp(-d)) if d > -30 else 0.0)
+    return out

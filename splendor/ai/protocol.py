@@ -1,0 +1,130 @@
+"""The bots' worker protocol: JSON text in, JSON text out, never an exception.
+
+The page sends the observation of the seat to act (``game.observation(seat)``) and gets back the action's notation:
+
+    request  {"turn_id": 17, "observation": {...}, "level": "hard", "seed": 4711,
+              "budget": {"seconds": 0.8}}                      # or {"iterations": 300}; optional
+    response {"turn_id": 17, "action": "buy 2G2:4w2u1k", "explanation": "buys the level 2 green card ...",
+              "stats": {"level": "hard", "seconds": 0.81, "iterations": 412, ...}}
+    error    {"turn_id": 17, "error": "unknown bot level 'expert': choose from random, easy, medium, hard"}
+
+``turn_id`` (any JSON number or string) is echoed so the page can drop a late answer for an old position. ``seed``
+defaults to 0 and ``budget`` to the level's browser default (:data:`DEFAULT_BUDGETS`). ``hint_json`` answers the same
+request shape with what the hard bot would play for the person (``level`` is ignored), on a shorter budget, and
+speaks to the person ("it brings you to ..."); ``choose_json`` speaks about the bot ("it brings them to ...").
+Both are also reachable through ``handle_json`` with ``"mode": "move"`` or ``"hint"``.
+"""
+
+import json
+import random
+import time
+
+from . import LEVELS, get_bot
+from .budget import Budget
+from .explain import explain
+
+#: Browser defaults per level: the hard bot must answer in under 2 s even in Pyodide (1.5-3x slower than CPython),
+#: and the time budget holds whatever the speed; the other levels do not search.
+DEFAULT_BUDGETS = {
+    "random": Budget(iterations=1),
+    "easy": Budget(iterations=1),
+    "medium": Budget(iterations=1),
+    "hard": Budget(seconds=0.8),
+}
+#: The hint: what the hard bot would play, thought over for a shorter time.
+HINT_BUDGET = Budget(seconds=0.5)
+HINT_LEVEL = "hard"
+
+
+class RequestError(ValueError):
+    """A request that cannot be answered; the message goes back as the response's ``error``."""
+
+
+def _read(request_text):
+    if isinstance(request_text, (bytes, bytearray)):
+        request_text = request_text.decode("utf-8", "replace")
+    if not isinstance(request_text, str):
+        raise RequestError("the request must be JSON text")
+    try:
+        req = json.loads(request_text)
+    except ValueError as exc:
+        raise RequestError(f"the request is not valid JSON: {exc}") from None
+    if not isinstance(req, dict):
+        raise RequestError("the request must be a JSON object")
+    return req
+
+
+def _turn_id(req):
+    tid = req.get("turn_id")
+    if isinstance(tid, bool) or not isinstance(tid, (int, float, str)) and tid is not None:
+        return None
+    return tid
+
+
+def _answer(req, mode):
+    if "turn_id" not in req:
+        raise RequestError("the request has no turn_id")
+    tid = req["turn_id"]
+    if isinstance(tid, bool) or not isinstance(tid, (int, float, str)):
+        raise RequestError("turn_id must be a number or a string")
+    obs = req.get("observation")
+    if not isinstance(obs, dict):
+        raise RequestError("the request has no observation object")
+    if obs.get("format") != "splendor-observation":
+        raise RequestError("the observation is not a splendor observation (format 'splendor-observation')")
+    if mode == "hint":
+        level = HINT_LEVEL
+    else:
+        level = req.get("level")
+        if level not in LEVELS:
+            raise RequestError(f"unknown bot level {level!r}: choose from {', '.join(LEVELS)}")
+    seed = req.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RequestError(f"seed must be a whole number, not {seed!r}")
+    try:
+        default = HINT_BUDGET if mode == "hint" else DEFAULT_BUDGETS[level]
+        budget = Budget.parse(req.get("budget"), default)
+    except ValueError as exc:
+        raise RequestError(str(exc)) from None
+    bot = get_bot(level)
+    t0 = time.perf_counter()
+    try:
+        action, info = bot.decide(obs, random.Random(seed), budget)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise RequestError(f"the observation cannot be played from: {exc}") from None
+    seconds = time.perf_counter() - t0
+    try:
+        sentence = explain(obs, action, info, voice="you" if mode == "hint" else "they")
+    except Exception:  # an explanation must never cost the move itself
+        sentence = f"plays {action}"
+    stats = {"level": level, "seconds": round(seconds, 3)}
+    for k in ("iterations", "samples", "win_chance", "candidates", "forced"):
+        if k in info:
+            stats[k] = info[k]
+    return {"turn_id": tid, "action": str(action), "explanation": sentence, "stats": stats}
+
+
+def handle_json(request_text, mode=None):
+    """Answer one request (``mode`` "move" or "hint"; default: the request's own "mode", else "move")."""
+    tid = None
+    try:
+        req = _read(request_text)
+        tid = _turn_id(req)
+        mode = mode or req.get("mode", "move")
+        if mode not in ("move", "hint"):
+            raise RequestError(f"mode must be 'move' or 'hint', not {mode!r}")
+        return json.dumps(_answer(req, mode))
+    except RequestError as exc:
+        return json.dumps({"turn_id": tid, "error": str(exc)})
+    except Exception as exc:  # never raise into the worker: say what went wrong
+        return json.dumps({"turn_id": tid, "error": f"internal error: {type(exc).__name__}: {exc}"})
+
+
+def choose_json(request_text):
+    """The bot's move for the request (see the module text)."""
+    return handle_json(request_text, "move")
+
+
+def hint_json(request_text):
+    """What the hard bot would play for the person (see the module text)."""
+    return handle_json(request_text, "hint")

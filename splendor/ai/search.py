@@ -1,0 +1,131 @@
+"""The hard bot: determinized Monte Carlo search over the best-looking moves.
+
+Each iteration deals the unseen cards afresh (deck order and opponents' blind reservations, consistent with the
+observation), plays one candidate move in that deal, lets every seat play on with the heuristic policy for a few
+turns, and scores the position reached (the result when the game ended). All candidates are tried on the same
+deals (common random numbers, so their differences are not drowned by the luck of the draw); the weakest are
+dropped as evidence accumulates (successive halving), and the best average wins.
+"""
+
+import math
+
+from .bots import Bot, _top
+from .budget import Budget
+from .heuristic import Scorer, Weights, evaluate
+
+
+def resample(base, seat, rng):
+    """A copy of the determinized game ``base`` with the cards ``seat`` cannot see dealt again at random."""
+    g = base.copy()
+    pools = [list(d) for d in g._decks]
+    slots = []
+    for i, p in enumerate(g._players):
+        if i == seat or not any(p.hidden):
+            continue
+        for j, (c, h) in enumerate(zip(p._reserved, p.hidden)):
+            if h:
+                pools[c.level - 1].append(c)
+                slots.append((p, j, c.level - 1))
+    for pool in pools:
+        if len(pool) > 1:
+            rng.shuffle(pool)
+    for p, j, lv in slots:
+        p._reserved[j] = pools[lv].pop()
+    g._decks = pools
+    return g
+
+
+def prune(game, legal, keep_reserves=2):
+    """The actions worth considering in a playout: buys, takes and the reservations of the few richest cards."""
+    out = []
+    res = []
+    for a in legal:
+        if a.kind == "reserve":
+            if a.card is not None:
+                res.append(a)
+        else:
+            out.append(a)
+    if res:
+        res.sort(key=lambda a: -(a.card.points * 2 + a.card.level))
+        out.extend(res[:keep_reserves])
+    return out or legal
+
+
+def playout(g, plies, scorer, stop_at_end=True):
+    """Let the seats play on with the heuristic policy for ``plies`` decisions (or until the game ends)."""
+    k = 0
+    while k < plies and g.phase_ != "over":
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            a = legal[0]
+        else:
+            if g.phase_ == "action":
+                legal = prune(g, legal)
+            best = None
+            for s, act in scorer.scores(g, g.current, legal):
+                if best is None or s > best[0]:
+                    best = (s, act)
+            a = best[1]
+        g.apply_unchecked(a)
+        if g.phase_ == "action":
+            k += 1
+    return g
+
+
+class HardBot(Bot):
+    """Searches: see the module text. ``candidates``: moves searched; ``horizon``: turns played out after each."""
+
+    level = "hard"
+    default_budget = Budget(seconds=0.8)
+
+    def __init__(self, weights=None, candidates=8, horizon=4, rollout_weights=None):
+        self.weights = weights or Weights()
+        self.scorer = Scorer(self.weights)
+        self.rollout = Scorer(rollout_weights or self.weights)
+        self.candidates = candidates
+        self.horizon = horizon
+
+    def _decide(self, game, seat, rng, budget, legal):
+        scored = self.scorer.scores(game, seat, legal)
+        if game.phase_ != "action":
+            best = max(range(len(scored)), key=lambda i: scored[i][0])
+            return scored[best][1], {"candidates": _top(scored)}
+        ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+        cands = [scored[i][1] for i in ranked[: self.candidates]]
+        k = len(cands)
+        totals = [0.0] * k
+        counts = [0] * k
+        alive = list(range(k))
+        clock = budget.clock()
+        samples = 0
+        next_cut = 4
+        while not clock.done():
+            det = resample(game, seat, rng)
+            for i in alive:
+                g = det.copy()
+                g.apply_unchecked(cands[i])
+                playout(g, self.horizon, self.rollout)
+                totals[i] += evaluate(g, self.weights)[seat]
+                counts[i] += 1
+                clock.tick()
+            samples += 1
+            if samples >= next_cut and len(alive) > 2:
+                alive.sort(key=lambda i: -totals[i] / counts[i])
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+                next_cut *= 2
+        if not any(counts):
+            return cands[0], {"iterations": 0, "candidates": _top(scored)}
+        pool = [i for i in range(k) if counts[i] == max(counts)]
+        best = max(pool, key=lambda i: totals[i] / counts[i])
+        info = {
+            "iterations": clock.n,
+            "samples": samples,
+            "seconds": round(clock.elapsed(), 3),
+            "win_chance": round(totals[best] / counts[best], 3),
+            "candidates": [
+                {"action": str(cands[i]), "value": round(totals[i] / counts[i], 3), "visits": counts[i]}
+                for i in sorted(range(k), key=lambda i: (-counts[i], -(totals[i] / counts[i]) if counts[i] else 0))[:4]
+                if counts[i]
+            ],
+        }
+        return cands[best], info

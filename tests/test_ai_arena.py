@@ -1,0 +1,84 @@
+"""A short arena run through its command line, seat rotation, the interval, and jobs giving the same games."""
+
+import re
+
+import pytest
+
+from splendor.__main__ import main as splendor_main
+from splendor.ai import arena
+
+
+def _rows(out):
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"^(\S+(?: \(\d\))?)\s+(\d+)\s+([\d.]+)\s+([\d.]+)%\s+\[\s*([\d.]+)%,\s*([\d.]+)%\]\s+([\d.]+)\s+"
+                     r"([\d.]+)\s+([\d.]+)\s+([\d.]+)$", line)
+        if m:
+            rows[m.group(1)] = [m.group(1)] + [float(x) for x in m.groups()[1:]]
+    return rows
+
+
+def test_two_player_arena_prints_every_figure(capsys):
+    code = splendor_main(["arena", "--bots", "easy,random", "--players", "2", "--games", "4", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "arena: easy vs random; 2 players; 4 games; seed 3" in out
+    assert "finished 4, stuck 0, errors 0" in out
+    rows = _rows(out)
+    assert set(rows) == {"easy", "random"}
+    easy, rnd = rows["easy"], rows["random"]
+    assert easy[1] == rnd[1] == 4  # each bot played every game, seats rotated
+    assert easy[2] + rnd[2] == pytest.approx(4.0)  # wins (shared ones split) add up to the games
+    assert easy[3] > rnd[3]  # the easy bot beats the random one
+    assert easy[4] <= easy[3] <= easy[5]  # the rate lies inside its interval
+    assert easy[6] >= 15  # the winner's side reached 15 points on average
+    assert easy[7] > 0 and easy[8] > 0 and easy[9] >= easy[8]  # rounds; median <= max time per move
+
+
+def test_multi_player_arena_fills_seats_cyclically(capsys):
+    code = arena.main(["--bots", "hard,medium", "--players", "3", "--games", "2", "--seed", "5",
+                       "--budget-iterations", "8"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "budget iterations=8" in out
+    rows = _rows(out)
+    assert rows["hard"][1] == 3 and rows["medium"][1] == 3  # seats A B A, then B A B
+    assert "finished 2, stuck 0, errors 0" in out
+
+
+def test_seating_rotates_the_starting_bot():
+    assert arena.seating(0, 2, 2) == [0, 1]
+    assert arena.seating(1, 2, 2) == [1, 0]
+    assert arena.seating(1, 4, 3) == [1, 2, 0, 1]
+
+
+def test_wilson_interval():
+    lo, hi = arena.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    lo, hi = arena.wilson(200, 200)
+    assert hi == 1.0 and 0.98 < lo < 0.99
+    assert arena.wilson(0, 0) == (0.0, 0.0)
+
+
+def test_bad_arguments_are_refused(capsys):
+    with pytest.raises(SystemExit):
+        arena.main(["--bots", "easy,expert"])
+    with pytest.raises(SystemExit):
+        arena.main(["--players", "5"])
+    assert "expert" in capsys.readouterr().err
+
+
+def test_results_do_not_depend_on_jobs():
+    one = arena.run(["medium", "easy"], players=2, games=2, seed=9, jobs=1)
+    two = arena.run(["medium", "easy"], players=2, games=2, seed=9, jobs=2)
+    strip = [(r["scores"], r["winners"], r["rounds"], r["seats"]) for r in one]
+    assert strip == [(r["scores"], r["winners"], r["rounds"], r["seats"]) for r in two]
+
+
+def test_a_stuck_game_is_counted_not_hung():
+    from splendor.ai import get_bot
+
+    result = arena.play_game([get_bot("random"), get_bot("random")], seed=4, max_actions=10)
+    assert result["status"] == "stuck" and result["actions"] == 10
+    text = arena.report(["random", "random"], 2, [dict(result, seats=[0, 1], k=0)], 1, None, 0.1)
+    assert "stuck 1" in text

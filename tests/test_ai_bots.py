@@ -1,0 +1,174 @@
+"""The bots: interface, legal actions in every phase, determinism, fairness, no global randomness."""
+
+import random
+
+import pytest
+
+import splendor
+from splendor import ai
+from splendor.ai import LEVELS, Budget, BotError, get_bot
+from splendor.ai.arena import play_game
+from test_ai_states import build, noble_position, pass_position, return_position
+
+SMALL = Budget(iterations=12)
+
+
+def test_registry_lists_the_levels_weakest_first():
+    assert LEVELS == ("random", "easy", "medium", "hard")
+    for level in LEVELS:
+        bot = get_bot(level)
+        assert bot.level == level
+        assert callable(bot.choose)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        get_bot("expert")
+
+
+def test_budget_parsing():
+    assert Budget.parse(0.5).seconds == 0.5
+    assert Budget.parse({"iterations": 40}).iterations == 40
+    assert Budget.parse(None, Budget(seconds=2)).seconds == 2
+    for bad in ({"seconds": 0}, {"iterations": 1.5}, {"minutes": 1}, True, "fast", {"seconds": 1e9}):
+        with pytest.raises(ValueError):
+            Budget.parse(bad)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_choose_returns_a_legal_action_of_the_seat_to_act(level):
+    game = splendor.new_game(players=3, seed=11)
+    for _ in range(12):
+        obs = game.observation(game.current_player)
+        action = get_bot(level).choose(obs, random.Random(3), SMALL)
+        assert isinstance(action, splendor.Action)
+        assert game.why_illegal(action) is None
+        game.apply(action)
+
+
+@pytest.mark.parametrize("make", [pass_position, return_position, noble_position])
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_phase_gets_a_legal_answer(level, make):
+    game = make()
+    action = get_bot(level).choose(game.observation(game.current_player), random.Random(1), SMALL)
+    assert game.why_illegal(action) is None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_veto_phase(level):
+    game = splendor.new_game(players=2, seed=5, variants=("noble_veto",))
+    while game.phase == "veto":
+        action = get_bot(level).choose(game.observation(game.current_player), random.Random(2), SMALL)
+        assert action.kind == "veto" and game.why_illegal(action) is None
+        game.apply(action)
+    assert len(game.nobles) == 3
+
+
+def test_returns_give_back_what_is_least_useful():
+    # Seat 0 has 13 tokens; no card in the market or its reserve costs any black, so its black tokens are the
+    # useless ones: every level that thinks returns black.
+    no_black = [c for c in splendor.CARDS if not c.cost_t[4]]
+    market = [[c.code for c in no_black if c.level == lv][:4] for lv in (1, 2, 3)]
+    reserve = [c.code for c in no_black if c.level == 2][4]
+    game = build(phase="return", tokens={0: (3, 3, 0, 2, 3, 2)}, reserved={0: [(reserve, False)]}, market=market)
+    assert game.players[0].token_count == 13
+    for level in ("easy", "medium", "hard"):
+        obs = game.observation(0)
+        action = get_bot(level).choose(obs, random.Random(4), SMALL)
+        assert str(action) == "return black", (level, str(action))
+
+
+def test_bots_refuse_observations_with_no_decision():
+    game = splendor.new_game(players=2, seed=1)
+    with pytest.raises(BotError, match="seat 0 is to act"):
+        get_bot("medium").choose(game.observation(1), random.Random(1), SMALL)
+    over = play_game([get_bot("medium"), get_bot("medium")], seed=3)
+    assert over["status"] == "ok"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_games_between_all_levels_finish_with_legal_moves(players):
+    # play_game checks every action with why_illegal and counts a bad one as an error.
+    for k in range(2):
+        levels = [LEVELS[(k + s) % len(LEVELS)] for s in range(players)]
+        result = play_game([get_bot(lv) for lv in levels], seed=100 + k, budgets=[Budget(iterations=6)] * players)
+        assert result["status"] == "ok", result["error"]
+        assert result["winners"]
+
+
+def test_same_seed_and_iteration_budget_give_the_same_move():
+    game = splendor.new_game(players=2, seed=21)
+    for text in ("take white blue green", "take red black blue", "reserve deck 2", "take white green red"):
+        game.apply(text)
+    obs = game.observation(0)
+    budget = Budget(iterations=60)
+    for level in LEVELS:
+        first = get_bot(level).decide(obs, random.Random(99), budget)
+        again = get_bot(level).decide(obs, random.Random(99), budget)
+        assert first[0] == again[0], level
+    hard = [str(get_bot("hard").choose(obs, random.Random(s), budget)) for s in (1, 1, 1)]
+    assert len(set(hard)) == 1
+
+
+def _two_games_one_observation():
+    """Two true states that differ only in deck order and in the card seat 1 reserved blind; seat 0 sees the same."""
+    game = splendor.new_game(players=2, seed=8)
+    for text in ("take white blue green", "reserve deck 2", "take red black white", "reserve deck 3",
+                 "take blue green red", "take white red black"):
+        game.apply(text)
+    a = game.to_dict()
+    b = game.to_dict()
+    hidden = b["tableaus"][1]["reserved"]
+    assert [r["hidden"] for r in hidden] == [True, True]
+    for r in hidden:
+        lv = int(r["card"][0]) - 1
+        deck = b["decks"][lv]
+        r["card"], deck[0] = deck[0], r["card"]  # another unseen card in seat 1's hand
+    for deck in b["decks"]:
+        deck.reverse()
+    g1, g2 = splendor.Game.from_dict(a), splendor.Game.from_dict(b)
+    assert g1.to_dict()["decks"] != g2.to_dict()["decks"]
+    assert g1.players[1].reserved != g2.players[1].reserved
+    return g1, g2
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_fairness_hidden_cards_do_not_change_the_move(level):
+    g1, g2 = _two_games_one_observation()
+    o1, o2 = g1.observation(0), g2.observation(0)
+    assert o1 == o2
+    budget = Budget(iterations=80)
+    m1 = get_bot(level).choose(o1, random.Random(5), budget)
+    m2 = get_bot(level).choose(o2, random.Random(5), budget)
+    assert m1 == m2
+    assert g1.why_illegal(m1) is None and g2.why_illegal(m2) is None
+
+
+def test_bots_never_touch_the_global_random(monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a bot used the global random generator")
+
+    for name in ("random", "choice", "shuffle", "randrange", "randint", "sample", "uniform", "choices"):
+        monkeypatch.setattr(random, name, forbidden)
+    game = splendor.new_game(players=2, seed=2)
+    for _ in range(6):
+        for level in LEVELS:
+            action = get_bot(level).choose(game.observation(game.current_player), random.Random(7), SMALL)
+            assert game.why_illegal(action) is None
+        game.apply(action)
+
+
+def test_hard_bot_honours_a_time_budget():
+    import time
+
+    game = splendor.new_game(players=2, seed=4)
+    game.apply("take white blue green")
+    t0 = time.perf_counter()
+    action, info = get_bot("hard").decide(game.observation(1), random.Random(1), Budget(seconds=0.3))
+    elapsed = time.perf_counter() - t0
+    assert game.why_illegal(action) is None
+    assert elapsed < 1.0
+    assert info["iterations"] > 0
+
+
+def test_module_level_choose_shortcut():
+    game = splendor.new_game(players=2, seed=9)
+    action = ai.choose(game.observation(0), random.Random(1), SMALL, level="easy")
+    assert game.why_illegal(action) is None

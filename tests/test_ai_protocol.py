@@ -1,0 +1,171 @@
+"""The worker protocol (JSON in, JSON out, never raising) and the one-sentence explanations."""
+
+import json
+import random
+
+import pytest
+
+import splendor
+from splendor.ai import get_bot
+from splendor.ai.explain import explain
+from splendor.ai.protocol import choose_json, handle_json, hint_json
+from test_ai_states import build, noble_position, pass_position, return_position
+
+
+def _request(game, **extra):
+    req = {"turn_id": 17, "observation": game.observation(game.current_player), "level": "medium", "seed": 3}
+    req.update(extra)
+    return json.dumps(req)
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+def test_move_round_trip(level):
+    game = splendor.new_game(players=2, seed=12)
+    game.apply("take white blue green")
+    text = choose_json(_request(game, level=level, budget={"iterations": 20}, turn_id="t-9"))
+    resp = json.loads(text)
+    assert resp["turn_id"] == "t-9"
+    assert "error" not in resp
+    action = splendor.parse_action(game, resp["action"])
+    assert game.why_illegal(action) is None
+    assert isinstance(resp["explanation"], str) and len(resp["explanation"]) > 10
+    assert resp["stats"]["level"] == level
+    assert resp["stats"]["seconds"] >= 0
+    game.apply(action)  # the notation is all the page needs
+
+
+def test_same_request_same_answer_with_iterations():
+    game = splendor.new_game(players=2, seed=13)
+    req = _request(game, level="hard", budget={"iterations": 40})
+    a, b = json.loads(choose_json(req)), json.loads(choose_json(req))
+    assert a["action"] == b["action"] and a["explanation"] == b["explanation"]
+
+
+def test_hint_is_the_hard_bots_move_spoken_to_the_person():
+    game = splendor.new_game(players=2, seed=14)
+    req = _request(game, level="easy", budget={"iterations": 40})
+    resp = json.loads(hint_json(req))
+    assert resp["stats"]["level"] == "hard"
+    hard = get_bot("hard").choose(game.observation(0), random.Random(3), {"iterations": 40})
+    assert resp["action"] == str(hard)
+    assert json.loads(handle_json(json.dumps({**json.loads(req), "mode": "hint"})))["action"] == resp["action"]
+
+
+def test_hint_without_budget_uses_the_short_default_and_returns_quickly():
+    game = splendor.new_game(players=2, seed=15)
+    resp = json.loads(hint_json(json.dumps({"turn_id": 1, "observation": game.observation(0)})))
+    assert "error" not in resp
+    assert resp["stats"]["seconds"] < 1.5
+
+
+@pytest.mark.parametrize("make", [pass_position, return_position, noble_position])
+def test_every_phase_through_the_protocol(make):
+    game = make()
+    resp = json.loads(choose_json(_request(game, level="hard", budget={"iterations": 10})))
+    assert game.why_illegal(splendor.parse_action(game, resp["action"])) is None
+    assert resp["explanation"]
+
+
+def test_bad_requests_get_an_error_and_the_turn_id_back():
+    game = splendor.new_game(players=2, seed=16)
+    obs = game.observation(0)
+    cases = [
+        ("not json", None),
+        ("[1, 2]", None),
+        (json.dumps({"observation": obs, "level": "medium"}), None),  # no turn_id
+        (json.dumps({"turn_id": 5, "level": "medium"}), 5),
+        (json.dumps({"turn_id": 6, "observation": obs, "level": "expert"}), 6),
+        (json.dumps({"turn_id": 7, "observation": obs, "level": "hard", "budget": {"seconds": -1}}), 7),
+        (json.dumps({"turn_id": 8, "observation": obs, "level": "hard", "seed": "x"}), 8),
+        (json.dumps({"turn_id": 9, "observation": game.observation(1), "level": "medium"}), 9),  # not to act
+        (json.dumps({"turn_id": 10, "observation": {**obs, "market": "broken"}, "level": "medium"}), 10),
+        (json.dumps({"turn_id": 11, "observation": {**obs, "deck_sizes": [1, 2, 3]}, "level": "medium"}), 11),
+        (json.dumps({"turn_id": 12, "observation": obs, "level": "medium", "mode": "ponder"}), 12),
+    ]
+    for text, tid in cases:
+        resp = json.loads(choose_json(text) if "ponder" not in text else handle_json(text))
+        assert set(resp) == {"turn_id", "error"}, (text[:60], resp)
+        assert resp["turn_id"] == tid
+        assert isinstance(resp["error"], str) and resp["error"]
+    assert "over" in json.loads(choose_json(json.dumps({"turn_id": 1, "observation": _finished(), "level": "easy"})))[
+        "error"]
+    assert json.loads(choose_json(b"\xff\xfe"))["error"]
+    assert json.loads(choose_json(None))["error"]
+
+
+def _finished():
+    from splendor.ai.arena import play_game
+
+    game = splendor.new_game(players=2, seed=3)
+    bots = [get_bot("medium"), get_bot("medium")]
+    rng = random.Random(1)
+    while not game.is_over:
+        game.apply(bots[game.current_player].choose(game.observation(game.current_player), rng))
+    return game.observation(0)
+
+
+# Explanations ---------------------------------------------------------------------------------------------------
+
+def test_explanations_name_cards_and_colors_in_words():
+    game = splendor.new_game(players=2, seed=7)
+    obs = game.observation(0)
+    text = explain(obs, "take white blue green")
+    assert text.startswith("takes white, blue and green")
+    assert "level" in text and "card" in text
+    card = game.market[1][0]
+    text = explain(obs, splendor.Action.reserve(card))
+    assert text.startswith(f"reserves the level 2 {card.bonus} card")
+    assert "gold" in text
+    assert ":" not in text.split(":")[0][-10:]  # no card code such as 2G2:4w2u1k
+    assert str(card) not in text
+    text = explain(obs, "reserve deck 3")
+    assert "level 3 deck" in text
+
+
+def test_explaining_a_buy_mentions_points_nobles_and_gold():
+    # Seat 0 has 2 green bonuses; the noble 4g4r... is not there, but 3w3u3g is: buying a green card brings it to
+    # 3 green for that noble, paid partly in gold.
+    greens = [c.code for c in splendor.CARDS if c.bonus == "green" and c.level == 1][:2]
+    target = next(c for c in splendor.CARDS if c.bonus == "green" and c.level == 2 and c.points == 2)
+    game = build(cards={0: greens}, tokens={0: (3, 4, 0, 0, 0, 3)}, reserved={0: [(target.code, False)]},
+                 nobles=["3w3u3g", "4r4k", "3u3g3r"])
+    assert game.can_afford(target)
+    pay = game.default_payment(target)
+    text = explain(game.observation(0), splendor.Action.buy(target, pay))
+    assert text.startswith("buys the level 2 green card worth 2 points from your reserve")
+    assert "3 green" in text and "noble" in text
+    assert ("gold" in text) == bool(pay["gold"])
+    text_they = explain(game.observation(0), splendor.Action.buy(target, pay), voice="they")
+    assert "them" in text_they and "you" not in text_they
+
+
+def test_explanations_for_every_kind_are_plain_sentences():
+    cases = [
+        (pass_position(), "pass", "passes"),
+        (return_position(), "return white", "returns a white token"),
+        (noble_position(), "noble 3w3u3g", "chooses the noble needing 3 white, 3 blue and 3 green"),
+    ]
+    veto = splendor.new_game(players=2, seed=5, variants=("noble_veto",))
+    cases.append((veto, f"veto {veto.nobles[0]}", "removes the noble needing"))
+    for game, text, start in cases:
+        sentence = explain(game.observation(game.current_player), text)
+        assert sentence.startswith(start), sentence
+        assert "\n" not in sentence
+
+
+def test_bot_moves_over_a_game_all_get_explanations():
+    game = splendor.new_game(players=3, seed=31)
+    bot = get_bot("medium")
+    rng = random.Random(2)
+    for _ in range(60):
+        if game.is_over:
+            break
+        obs = game.observation(game.current_player)
+        action = bot.choose(obs, rng)
+        sentence = explain(obs, action, voice="they")
+        assert sentence and sentence[0].islower() and "None" not in sentence
+        if action.kind in ("take", "take_two"):
+            assert all(c in sentence for c in action.colors)
+        if action.kind in ("buy",) or (action.kind == "reserve" and action.card is not None):
+            assert f"level {action.card.level} {action.card.bonus} card" in sentence
+        game.apply(action)
