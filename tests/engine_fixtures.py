@@ -14,6 +14,8 @@
 Every edit goes through ``Game.from_dict``, so a fixture can never be an inconsistent position.
 """
 
+import pytest
+
 import splendor
 from splendor.engine.cards import LETTER_INDEX, TOKEN_COLORS, _parse_counts
 
@@ -164,3 +166,27 @@ def cards_worth(points, count, exclude=(), levels=(3, 2, 1)):
     found = search(0, points, count, [])
     assert found, f"no {count} cards worth {points}"
     return found
+
+
+def refused(game, action, *words):
+    """``action`` is refused with a message holding every word, and the state does not change."""
+    before = game.to_dict()
+    with pytest.raises(splendor.IllegalActionError) as info:
+        game.apply(action)
+    message = str(info.value)
+    for word in words:
+        assert word in message, f"{word!r} not in {message!r}"
+    assert game.to_dict() == before
+    return message
+
+
+def forced_pass_position(**extra):
+    """2 players, every colored token held, seat 0 holds 3 reserved cards and can afford nothing: it must pass."""
+    # Every market card needs blue or green (seat 0 holds neither) and white or red (seat 1 holds neither).
+    market = {(1, 0): "1W0:1u1g1r1k", (1, 1): "1U0:1w1g1r1k", (1, 2): "1G0:1w1u1r1k", (1, 3): "1R0:1w1u1g1k",
+              (2, 0): "2W1:2w3u3r", (2, 1): "2U2:5u", (2, 2): "2G2:5g", (2, 3): "2R2:1w4u2g",
+              (3, 0): "3W3:3u3g5r3k", (3, 1): "3K4:3g6r3k", (3, 2): "3G4:7u", (3, 3): "3R4:7g"}
+    spec = dict(market=market, tokens={0: "4w4r2k", 1: "4u4g2k"},
+                reserved={0: ["3W5:3w7k", "3U5:7w3u", "3G5:7u3g"]})
+    spec.update(extra)
+    return position(2, seed=4, **spec)

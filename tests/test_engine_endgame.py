@@ -4,8 +4,7 @@ forced pass and the stalemate."""
 import pytest
 
 import splendor
-from engine_fixtures import cards_worth, position
-from test_engine_rules import forced_pass_position, refused
+from engine_fixtures import cards_worth, forced_pass_position, position, refused
 from splendor.engine.invariants import check_invariants
 
 TWELVE = ["3W4:7k", "3U4:7w", "3G4:7u"]  # 12 points, three bonuses: no noble in reach

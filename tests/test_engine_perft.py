@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 import splendor
-from engine_fixtures import position
+from engine_fixtures import forced_pass_position, position
 
 
 def perft(game, depth):
@@ -122,8 +122,6 @@ def test_decision_phases():
 
 
 def test_forced_pass_is_the_only_action():
-    from test_engine_rules import forced_pass_position
-
     game = forced_pass_position()
     assert texts(game) == ["pass"]
     # Then seat 1 (no reserved card, nothing affordable, every pile empty) may only reserve: 12 + 3.

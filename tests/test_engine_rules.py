@@ -6,25 +6,13 @@ import random
 import pytest
 
 import splendor
-from engine_fixtures import position
-from splendor import Action, IllegalActionError, card_from_code
+from engine_fixtures import forced_pass_position, position, refused
+from splendor import Action, card_from_code
 from splendor.engine.invariants import check_invariants
 
 
 def texts(game):
     return [str(a) for a in game.legal_actions()]
-
-
-def refused(game, action, *words):
-    """``action`` is refused with a message holding every word, and the state does not change."""
-    before = game.to_dict()
-    with pytest.raises(IllegalActionError) as info:
-        game.apply(action)
-    message = str(info.value)
-    for word in words:
-        assert word in message, f"{word!r} not in {message!r}"
-    assert game.to_dict() == before
-    return message
 
 
 # --- take two ------------------------------------------------------------------------------------------------------
@@ -390,18 +378,6 @@ def test_second_noble_comes_at_the_end_of_a_later_turn_after_any_action(action):
     game.apply(action)
     assert [n.code for n in p.nobles] == ["4r4k", "3w3r3k"] and p.points >= 6
     assert game.current_player == 1
-
-
-def forced_pass_position(**extra):
-    """2 players, every colored token held, seat 0 holds 3 reserved cards and can afford nothing: it must pass."""
-    # Every market card needs blue or green (seat 0 holds neither) and white or red (seat 1 holds neither).
-    market = {(1, 0): "1W0:1u1g1r1k", (1, 1): "1U0:1w1g1r1k", (1, 2): "1G0:1w1u1r1k", (1, 3): "1R0:1w1u1g1k",
-              (2, 0): "2W1:2w3u3r", (2, 1): "2U2:5u", (2, 2): "2G2:5g", (2, 3): "2R2:1w4u2g",
-              (3, 0): "3W3:3u3g5r3k", (3, 1): "3K4:3g6r3k", (3, 2): "3G4:7u", (3, 3): "3R4:7g"}
-    spec = dict(market=market, tokens={0: "4w4r2k", 1: "4u4g2k"},
-                reserved={0: ["3W5:3w7k", "3U5:7w3u", "3G5:7u3g"]})
-    spec.update(extra)
-    return position(2, seed=4, **spec)
 
 
 def test_second_noble_comes_after_a_pass_too():
