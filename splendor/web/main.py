@@ -16,7 +16,7 @@ import js
 from pyodide.ffi import create_proxy, jsnull
 from pyscript import create_named_worker, document
 
-from splendor.web import botcall, view
+from splendor.web import view
 from splendor.web.controller import App
 from splendor.web.storage import Storage, StorageError
 
@@ -24,6 +24,13 @@ WORKER_NAME = "ai"
 WORKER_SRC = "./splendor/web/worker.py"
 WORKER_BOOT_WAIT = 20.0  # seconds a bot's turn waits for a worker still starting before playing on this thread
 EXTRA_THINK = 8.0  # seconds beyond its budget after which a worker's answer counts as hung
+
+
+def light_answer(request_text):
+    """The light bot on this thread (imported only when needed: the page starts faster without the bots)."""
+    from splendor.web import botcall
+
+    return botcall.answer(request_text, light=True)
 
 
 def _null(x):
@@ -257,7 +264,7 @@ async def run_bots():
             request = app.bot_request()
             if request is None:
                 continue
-            result = app.bot_reply(botcall.answer(json.dumps(request), light=True))
+            result = app.bot_reply(light_answer(json.dumps(request)))
             if result.startswith("error"):
                 app.bot_failed()
                 app.message = f"The bot could not move ({result[7:]})."
@@ -275,7 +282,7 @@ async def ask(request):
     text = json.dumps(request)
     worker = await get_worker()
     if worker is None:
-        return botcall.answer(text, light=True)
+        return light_answer(text)
     budget = request.get("budget") or {}
     limit = float(budget.get("seconds", 2.0)) + EXTRA_THINK
 
@@ -287,7 +294,7 @@ async def ask(request):
         answer = await asyncio.wait_for(call(), timeout=limit)
     except Exception as exc:  # a crash or a hang: play on without the worker
         worker_failed(f"the bot helper stopped answering ({type(exc).__name__})")
-        return botcall.answer(text, light=True)
+        return light_answer(text)
     document.body.dataset.botMs = str(round((time.perf_counter() - started) * 1000))
     return answer
 

@@ -225,7 +225,7 @@ def render_setup(app):
     in_progress = app.game is not None and not app.game.is_over
     back = ""
     if app.game is not None:
-        back = ('<button type="button" class="secondary big" data-act="back" id="back">Back to the game</button>')
+        back = ('<button type="button" class="secondary btn-large" data-act="back" id="back">Back to the game</button>')
     warn = ('<p class="warn">Starting a new game ends the game in progress.</p>' if in_progress else "")
     message = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else \
         '<p class="message" role="status"></p>'
@@ -245,7 +245,7 @@ def render_setup(app):
 <label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
 </details>
 {warn}
-<div class="start-row"><button type="button" class="primary big" data-act="start" id="start">Start game</button>{back}</div>
+<div class="start-row"><button type="button" class="primary btn-large" data-act="start" id="start">Start game</button>{back}</div>
 {message}
 </form>
 </main>
@@ -535,11 +535,17 @@ def opponent(app, seat):
     title = f"{s['name']}, {s['bot']} bot: {words.plural(p.points, 'point')}"
     return f"""<section class="seat opp{active}{flashed}"{attrs(aria_label=title)}>
 <header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
-<div class="line"><span class="what">Tokens {p.token_count}</span><div class="toks">{token_chips(app, seat)}</div></div>
+<div class="line"><span class="what">Tokens <b>{p.token_count}</b></span><div class="toks">{token_chips(app, seat)}</div></div>
 <div class="line"><span class="what">Bonuses</span><div class="bons">{bonus_chips(p)}</div></div>
-<div class="line"><span class="what">Reserved {len(p.reserved)}</span><div class="reserved">{''.join(reserved)}</div>{f'<div class="won">{nobles}</div>' if nobles else ''}</div>
+{f'<div class="line"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
 {last}
 </section>"""
+
+
+def held_label(reserved, nobles):
+    if reserved and nobles:
+        return "Reserved, nobles"
+    return "Reserved" if reserved else "Nobles"
 
 
 def log_list(app):
@@ -679,8 +685,8 @@ def end_dialog(app):
         per_game = ""
         if series:
             per_game = "".join(f"<td>{r[i]}</td>" for r in g.series_results) + f"<td>{p.points}</td>"
-        rows.append(f'<tr class="{"won" if won else ""}"><th scope="row">{esc(app.name(i))}</th>{per_game}'
-                    f'<td class="pts"><b>{totals[i]}</b></td><td>{len(p.cards)}</td><td>{len(p.nobles)}</td>'
+        rows.append(f'<tr class="{"winner" if won else ""}"><th scope="row">{esc(app.name(i))}</th>{per_game}'
+                    f'<td class="total"><b>{totals[i]}</b></td><td>{len(p.cards)}</td><td>{len(p.nobles)}</td>'
                     f'<td>{won}</td></tr>')
     games_head = ""
     if series:

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Page benchmark: time to a usable board (cold and warm) beside a bare ``loadPyodide()`` page, first paint, and
+the medium bot's reply time after a person's move.
+
+    .venv/bin/python tools/bench_page.py [--runs 5] [--moves 6]
+
+Builds the site into a temporary folder, adds ``tools/bench_bare.html`` to it (served only for this benchmark: a page
+that does nothing but ``loadPyodide()`` from the same vendored runtime), serves it on 127.0.0.1 and drives Debian's
+chromium. Cold = a fresh browser context (empty HTTP cache, no service worker); warm = a reload in that context.
+The game page opens on a saved game (put in localStorage before the page runs), so "usable" means the board drawn
+with its controls listening (``performance.mark("splendor-ready")``); the bare page marks ``bare-ready`` once Python
+has run ``1 + 1``. Runs of the two pages alternate so that both see the same machine load. Medians are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tools import build_site  # noqa: E402
+from tools.serve import start_server  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+READY_MS = 120_000
+
+
+def saved_game():
+    """A save of a game one round in (2 players, medium bot), as the page would have written it."""
+    from splendor.web.botcall import answer
+    from splendor.web.controller import App
+    from splendor.web.storage import SAVE_KEY, MemoryStorage
+
+    store = MemoryStorage()
+    app = App(store)
+    app.act("start", {"seed": "4711", "starts": "person", "opponents": "1", "level0": "medium"})
+    legal = [a for a in app.game.legal_actions() if a.kind == "take"]
+    app._commit([legal[0]])
+    while app.bot_to_move() is not None:
+        app.bot_reply(answer(json.dumps(app.bot_request())))
+    return SAVE_KEY, store.data[SAVE_KEY]
+
+
+def mark_time(page, name):
+    page.wait_for_function(f"() => performance.getEntriesByName({json.dumps(name)}).length > 0", timeout=READY_MS)
+    return page.evaluate(f"() => performance.getEntriesByName({json.dumps(name)})[0].startTime") / 1000
+
+
+def first_paint(page):
+    return page.evaluate("""() => {
+        const e = performance.getEntriesByName('first-contentful-paint')[0];
+        return e ? e.startTime / 1000 : null; }""")
+
+
+TAKE_AND_WAIT_JS = """async () => {
+  const status = () => document.getElementById('status').textContent;
+  // Each click re-renders the page: find every button again by its id.
+  const open = ['white', 'blue', 'green', 'red', 'black'].filter(c => {
+    const b = document.getElementById('pile-' + c);
+    return b && b.getAttribute('aria-disabled') !== 'true' && !/: 0 left/.test(b.getAttribute('aria-label'));
+  });
+  if (!status().startsWith('Your turn') || open.length < 1) return null;
+  for (const c of open.slice(0, 3)) document.getElementById('pile-' + c).click();
+  const take = document.getElementById('btn-take');
+  if (!take || take.getAttribute('aria-disabled') === 'true') return null;
+  const t0 = performance.now();
+  take.click();
+  await new Promise((resolve) => {
+    const check = () => status().startsWith('Your turn') || status().startsWith('Game over')
+        ? resolve() : requestAnimationFrame(check);
+    requestAnimationFrame(check);
+  });
+  return (performance.now() - t0) / 1000;
+}"""
+
+
+def bot_replies(page, moves):
+    page.wait_for_function("() => document.body.dataset.worker === '1'", timeout=READY_MS)
+    times = []
+    for _ in range(moves):
+        page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Your turn')",
+                               timeout=READY_MS)
+        t = page.evaluate(TAKE_AND_WAIT_JS)
+        if t is None:
+            break
+        times.append(t)
+    return times
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=6, help="person moves answered by the medium bot")
+    args = parser.parse_args(argv)
+
+    site = Path(tempfile.mkdtemp(prefix="splendor-bench-"))
+    build_site.build(site, quiet=True)
+    shutil.copy(ROOT / "tools" / "bench_bare.html", site / "bench_bare.html")
+    key, save = saved_game()
+    init = f"localStorage.setItem({json.dumps(key)}, {json.dumps(save)});"
+    server, url = start_server(site)
+    results = {"game_cold": [], "game_warm": [], "bare_cold": [], "bare_warm": [], "paint_cold": [], "bot": []}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            for run in range(args.runs):
+                for kind in ("bare", "game") if run % 2 == 0 else ("game", "bare"):
+                    context = browser.new_context(viewport={"width": 1280, "height": 800})
+                    if kind == "game":
+                        context.add_init_script(init)
+                    page = context.new_page()
+                    page.goto(url + ("bench_bare.html" if kind == "bare" else "?pace=0"))
+                    results[f"{kind}_cold"].append(mark_time(page, f"{kind if kind == 'bare' else 'splendor'}-ready"))
+                    if kind == "game":
+                        results["paint_cold"].append(first_paint(page))
+                        # Let the worker boot and the service worker install, as a person's first visit would.
+                        page.wait_for_function("() => document.body.dataset.worker === '1'", timeout=READY_MS)
+                        page.wait_for_timeout(1500)
+                    page.reload()
+                    results[f"{kind}_warm"].append(mark_time(page, f"{kind if kind == 'bare' else 'splendor'}-ready"))
+                    if kind == "game" and run == 0:
+                        results["bot"] = bot_replies(page, args.moves)
+                    context.close()
+            browser.close()
+    finally:
+        server.stop()
+        shutil.rmtree(site, ignore_errors=True)
+
+    med = {k: statistics.median(v) for k, v in results.items() if v}
+    print(f"runs: {args.runs} (median, seconds from navigation start)")
+    for state in ("cold", "warm"):
+        g, b = med[f"game_{state}"], med[f"bare_{state}"]
+        print(f"{state:>5}: game usable board {g:.2f} s | bare loadPyodide() {b:.2f} s | ratio {g / b:.2f}x"
+              f"   (game {', '.join(f'{x:.2f}' for x in results[f'game_{state}'])};"
+              f" bare {', '.join(f'{x:.2f}' for x in results[f'bare_{state}'])})")
+    if "paint_cold" in med:
+        print(f"first contentful paint (cold): {med['paint_cold']:.2f} s")
+    if results["bot"]:
+        bot = results["bot"]
+        print(f"medium bot reply after a move (worker warm): median {statistics.median(bot):.2f} s, "
+              f"max {max(bot):.2f} s over {len(bot)} moves")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

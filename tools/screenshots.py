@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Screenshots of the game page for looking at it: new game, mid-game, a card dialog, a 4-player table, the end.
+
+    .venv/bin/python tools/screenshots.py [--out screenshots]
+
+Builds the site into a temporary folder, serves it locally and drives Debian's chromium at 1280x800 and at
+390x844 (phone), by the same accessible names as the browser tests. The PNGs are not committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tools import build_site  # noqa: E402
+from tools.serve import start_server  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SIZES = {"desk": dict(viewport={"width": 1280, "height": 800}),
+         "phone": dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
+    args = parser.parse_args(argv)
+    import game_driver as gd
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    site = Path(tempfile.mkdtemp(prefix="splendor-shots-"))
+    build_site.build(site, quiet=True)
+    server, url = start_server(site)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            for tag, options in SIZES.items():
+                context = browser.new_context(base_url=url, **options)
+                page = context.new_page()
+
+                def shot(name, full=False):
+                    path = args.out / f"{tag}-{name}.png"
+                    page.screenshot(path=str(path), full_page=full)
+                    print(path)
+
+                gd.open_game(page, "pace=0")
+                shot("1-new-game")
+                gd.start(page, opponents=1, seed=31, starts="You", levels=["Medium"])
+                for _ in range(9):
+                    gd.play_turn(page)
+                gd.settle(page)
+                shot("2-mid-game")
+                shot("2-mid-game-full", full=True)
+                market = page.get_by_role("region", name="Market")
+                market.get_by_role("button", name=gd.re.compile(r"^Level 2 card")).first.click()
+                shot("3-card-dialog")
+                page.keyboard.press("Escape")
+                while gd.play_turn(page):
+                    pass
+                shot("4-end")
+                page.get_by_role("dialog").get_by_role("button", name="New game").click()
+                gd.start(page, opponents=3, seed=5, starts="A bot", levels=["Easy", "Medium", "Hard"])
+                gd.settle(page)
+                shot("5-four-players")
+                shot("5-four-players-full", full=True)
+                context.close()
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
