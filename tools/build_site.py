@@ -40,8 +40,10 @@ ROOT_FILES = ["index.html", "pyscript.toml"]
 OPTIONAL_ROOT_FILES = ["favicon.ico", "manifest.webmanifest", "robots.txt"]
 PACKAGE = "splendor"
 PACKAGE_SUFFIXES = {".py", ".csv"}
-# Present in the package but not loaded by the browser interpreters, so not required in [files].
-NOT_IN_BROWSER = {"splendor/__main__.py"}
+# Present in the package but not loaded by the browser interpreters, so not required in [files]:
+# the command line and its commands (terminal play, benchmarks, soak, bot arena).
+NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py",
+                  "splendor/ai/arena.py"}
 NOT_IN_BROWSER_DIRS = ("splendor/tests/",)
 SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
 
