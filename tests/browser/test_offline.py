@@ -1,41 +1,77 @@
-"""The generated service worker precaches the whole site: with the server gone and the browser
-offline, a reload still boots Python and the AI worker."""
+"""Offline play: after one visit the game starts, resumes and plays to the end with the server stopped
+and the browser offline, every file coming from the service worker's precache."""
 
-import json
+from __future__ import annotations
 
-from browser_helpers import READY_TIMEOUT_MS, ping_worker, wait_ready
+from browser_helpers import wait_ready
+from game_driver import is_over, log_text, market_names, open_game, play_turn, saved, settle, start
+from pwa_helpers import GAME_QUERY, page_paths, precache_paths, record_requests, wait_controlled
 
 from tools.serve import start_server
 
-CACHED_COUNT_JS = """async (name) => {
-    await navigator.serviceWorker.ready;
-    const cache = await caches.open(name);
-    return (await cache.keys()).length;
-}"""
+
+def position(page):
+    return (saved(page), log_text(page), market_names(page), page.locator("#status").text_content())
 
 
-def test_reload_offline_after_first_visit(new_context, site_dir):
-    manifest = json.loads((site_dir / "precache.json").read_text())
-    server, url = start_server(site_dir)  # own server, so it can be stopped mid-test
-    context = new_context()
+def test_offline_reload_resumes_the_game_and_plays_it_to_the_end(browser, site_dir):
+    precached = precache_paths(site_dir)
+    server, url = start_server(site_dir)  # its own server, so it can be stopped mid-test
+    context = browser.new_context(base_url=url)
+    requests = record_requests(context, url)
     page = context.new_page()
-    page.set_default_timeout(READY_TIMEOUT_MS)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        page.goto(url)
-        wait_ready(page)
-        assert ping_worker(page, {"n": 1})["pong"] == "pong"
-        page.wait_for_function(
-            "async () => !!(await navigator.serviceWorker.ready).active", polling=100
-        )
-        assert page.evaluate(CACHED_COUNT_JS, manifest["cache"]) == len(manifest["urls"])
+        open_game(page, GAME_QUERY)
+        start(page, opponents=1, seed=4711, starts="You")
+        for _ in range(2):
+            play_turn(page)
+        settle(page)
+        wait_controlled(page)  # precache complete, worker active and in control
+        online = list(requests)
     finally:
         server.stop()
+    before = position(page)
+    assert len(before[0]["record"]["actions"]) >= 4
 
     context.set_offline(True)
+    requests.clear()
     page.reload()
     wait_ready(page)
+    settle(page)
+    assert position(page) == before  # the saved position, turn and log are back
     assert page.evaluate("!!navigator.serviceWorker.controller")
-    assert ping_worker(page, {"n": 2})["echo"] == {"n": 2}
+
+    # The person moves and the bot answers, from its worker, with no network.
+    played = len(before[0]["record"]["actions"])
+    play_turn(page)
+    settle(page)
+    assert len(saved(page)["record"]["actions"]) >= played + 2
+    assert page.evaluate("() => document.body.dataset.worker") == "1"
+
+    # ... and the whole game, to the end screen.
+    turns = 0
+    while play_turn(page):
+        turns += 1
+        assert turns < 200, "the game did not end"
+    assert is_over(page)
+    assert page.get_by_role("table", name="Final scores").is_visible()
+
+    offline = list(requests)
+    assert offline, "no request was recorded offline"
+    not_from_cache = [r for r in offline if not r["from_sw"] or r["status"] != 200]
+    assert not_from_cache == [], "answered by the network (or failed) while offline"
+    # Every file the page and its worker fetched, online and offline, is in the precache.
+    assert page_paths(online) - precached == set()
+    assert page_paths(offline) - precached == set()
+    assert "/runtime/pyodide/pyodide.asm.wasm" in page_paths(offline)
     assert errors == []
+
+    # A deal link (a navigation with a query string) opens offline too.
+    requests.clear()
+    page.goto(url + "?seed=4711&players=3")
+    wait_ready(page)
+    assert all(r["from_sw"] for r in requests)
+    assert errors == []
+    context.close()

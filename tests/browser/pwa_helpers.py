@@ -1,0 +1,128 @@
+"""Helpers for the offline / installable-app browser tests (test_offline.py, test_pwa_*.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from browser_helpers import READY_TIMEOUT_MS
+from game_driver import is_over, settle
+
+# Fast games: no pause between bot turns, small bot budgets (the bots still run in the worker).
+GAME_QUERY = "pace=0&bot_budget=iterations:40"
+
+CONTROLLED_JS = "() => !!navigator.serviceWorker.controller"
+
+
+def precache(site_dir: Path) -> dict:
+    return json.loads((site_dir / "precache.json").read_text())
+
+
+def precache_paths(site_dir: Path) -> set[str]:
+    """URL paths the service worker precaches: "/", "/index.html", "/runtime/..." ..."""
+    return {"/" + url[2:] for url in precache(site_dir)["urls"]}
+
+
+def wait_controlled(page, timeout: float = READY_TIMEOUT_MS) -> None:
+    """Wait until the service worker has installed (precache complete), activated and claimed the page."""
+    page.wait_for_function(CONTROLLED_JS, timeout=timeout, polling=100)
+
+
+def record_requests(context, site_url: str) -> list[dict]:
+    """Every request of the context from this site, as {path, by_sw, from_sw, url}, filled as they finish.
+
+    by_sw: made by the service worker itself (its precache fetches); from_sw: answered by it.
+    """
+    origin = site_url.rstrip("/")
+    seen: list[dict] = []
+
+    def finished(request):
+        if not request.url.startswith(origin):
+            return
+        response = request.response()
+        seen.append({
+            "url": request.url,
+            "path": urlsplit(request.url).path,
+            "by_sw": request.service_worker is not None,
+            "from_sw": bool(response and response.from_service_worker),
+            "status": response.status if response else None,
+        })
+
+    def failed(request):
+        if request.url.startswith(origin):
+            seen.append({
+                "url": request.url,
+                "path": urlsplit(request.url).path,
+                "by_sw": request.service_worker is not None,
+                "from_sw": False,
+                "status": None,
+                "failure": request.failure,
+            })
+
+    context.on("requestfinished", finished)
+    context.on("requestfailed", failed)
+    return seen
+
+
+def page_paths(requests) -> set[str]:
+    """Paths the page and its worker asked for (not the service worker's own precache fetches)."""
+    return {r["path"] for r in requests if not r["by_sw"] and r["path"] != "/sw.js"}
+
+
+def _enabled(locator):
+    return [b for b in locator.all() if b.get_attribute("aria-disabled") != "true"]
+
+
+def tap_turn(page) -> bool:
+    """One turn of the person with taps (phones): buy if possible, else take gems, else reserve, else pass.
+
+    Uses the page's accessible names, like tests/browser/game_driver.py. False when the game is over.
+    """
+    settle(page)
+    if is_over(page):
+        return False
+    status = page.locator("#status").text_content()
+    if "return tokens" in status:
+        prompt = page.get_by_role("region", name="Your move").text_content()
+        need = int(re.search(r"tap (\d+) tokens? of yours", prompt).group(1))
+        for _ in range(need):
+            page.get_by_role("button", name=re.compile(r"^Return a \w+ token \(you hold")).first.tap()
+        page.get_by_role("button", name=re.compile(r"^Return \d")).tap()
+        return True
+    for verb in ("Welcome", "Remove"):
+        if f"{'choose' if verb == 'Welcome' else 'remove'} a noble" in status:
+            page.get_by_role("button", name=re.compile(rf"^{verb}: ")).first.tap()
+            page.get_by_role("button", name=re.compile(rf"^{verb} the noble")).tap()
+            return True
+    dialog = page.get_by_role("dialog")
+    buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
+    if buyable.count():
+        buyable.first.tap()
+        dialog.get_by_role("button", name="Buy", exact=True).tap()
+        dialog.get_by_role("button", name="Confirm").tap()
+        return True
+    piles = _enabled(
+        page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]"))
+    )
+    if piles:
+        for pile in piles[:3]:
+            pile.tap()
+        take = page.get_by_role("button", name=re.compile(r"^Take "))
+        if take.get_attribute("aria-disabled") != "true":
+            take.tap()
+            return True
+        page.get_by_role("button", name="Clear").tap()
+    market = page.get_by_role("region", name="Market")
+    cards = market.get_by_role("button", name=re.compile(r"^Level \d card"))
+    if cards.count():
+        cards.first.tap()
+        reserve = dialog.get_by_role("button", name="Reserve", exact=True)
+        if reserve.get_attribute("aria-disabled") != "true":
+            reserve.tap()
+            dialog.get_by_role("button", name="Confirm").tap()
+            return True
+        dialog.get_by_role("button", name="Close").tap()
+    page.get_by_role("button", name="Pass").tap()
+    return True

@@ -1,0 +1,52 @@
+"""The deployed headers, served locally (tools/serve.py --netlify-headers reads netlify.toml and the
+generated site/_headers): under that Content-Security-Policy the game boots, a person's move is answered
+by a bot from the worker, the service worker installs, and the browser reports no violation."""
+
+from __future__ import annotations
+
+import urllib.request
+
+from browser_helpers import non_local
+from game_driver import open_game, play_turn, saved, settle, start
+from pwa_helpers import GAME_QUERY, wait_controlled
+
+from tools.netlify_headers import headers_for, site_rules
+from tools.serve import start_server
+
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(
+  [e.violatedDirective, e.blockedURI, e.sourceFile, e.lineNumber].join(" ")));
+"""
+
+
+def test_game_runs_under_the_deployed_csp(browser, site_dir):
+    server, url = start_server(site_dir, netlify_headers=True)
+    context = browser.new_context(base_url=url)
+    requests = []
+    context.on("request", lambda request: requests.append(request.url))
+    context.add_init_script(RECORD_VIOLATIONS)
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        # The server really sends the policy of netlify.toml.
+        with urllib.request.urlopen(url) as response:
+            sent = response.headers["Content-Security-Policy"]
+        expected = headers_for("/", site_rules(site_dir))["Content-Security-Policy"]
+        assert sent == expected and "default-src 'self'" in sent
+
+        open_game(page, GAME_QUERY)
+        start(page, opponents=1, seed=99, starts="You")
+        play_turn(page)
+        settle(page)
+        assert len(saved(page)["record"]["actions"]) >= 2  # the bot answered ...
+        assert page.evaluate("() => document.body.dataset.worker") == "1"  # ... from its worker
+        wait_controlled(page)  # the service worker installed under the policy too
+        assert page.evaluate("() => window.__cspViolations") == []
+        assert errors == []
+        assert non_local(requests) == []
+    finally:
+        context.close()
+        server.stop()

@@ -1,0 +1,84 @@
+"""A new deploy while the game is open: the new service worker installs in the background, downloading
+only the file that changed (the rest is copied from the previous cache), waits, and the page offers
+"A new version is ready" with Reload. Reload activates it and resumes the same game from the new
+version's files; the old cache is deleted. "Later" hides the offer until the next visit."""
+
+from __future__ import annotations
+
+from browser_helpers import wait_ready
+from game_driver import log_text, open_game, play_turn, saved, settle, start
+from pwa_helpers import GAME_QUERY, wait_controlled
+
+from tools import build_site
+from tools.serve import start_server
+
+CHANGED = "splendor/web/words.py"
+MARK = "\n# new version (test_pwa_update)\n"
+
+CACHE_NAMES_JS = "async () => (await caches.keys()).filter((n) => n.startsWith('splendor-')).sort()"
+FETCH_TEXT_JS = "async (url) => (await fetch(url)).text()"
+
+
+def test_new_version_is_offered_and_reload_keeps_the_game(browser, tmp_path):
+    site = tmp_path / "site"
+    old = build_site.build(site, quiet=True)
+    server, url = start_server(site)
+    context = browser.new_context(base_url=url)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_game(page, GAME_QUERY)
+        start(page, opponents=1, seed=31, starts="You")
+        play_turn(page)
+        settle(page)
+        wait_controlled(page)
+        assert page.evaluate(CACHE_NAMES_JS) == [old["cache"]]
+        assert page.get_by_role("status", name="New version").count() == 0
+
+        # Deploy: one file changes, so the build writes a new sw.js with a new cache name.
+        with open(site / CHANGED, "a", encoding="utf-8") as f:
+            f.write(MARK)
+        new = build_site.write_service_worker(site, sorted(build_site.site_sources()))
+        assert new["cache"] != old["cache"]
+        server.transfers.clear()
+
+        page.evaluate("async () => { await (await navigator.serviceWorker.ready).update(); }")
+        offer = page.get_by_role("status", name="New version")
+        offer.wait_for()
+        assert "A new version of the game is ready" in offer.inner_text()
+        reload = offer.get_by_role("button", name="Reload")
+        assert reload.bounding_box()["height"] >= 44
+
+        # Installing the update downloaded the new sw.js and the one changed file, nothing else.
+        downloaded = {path for path, status, size in server.transfers if status == 200}
+        assert downloaded == {"/sw.js", "/" + CHANGED}, server.transfers
+        assert page.evaluate(CACHE_NAMES_JS) == sorted([old["cache"], new["cache"]])
+        assert not page.evaluate(FETCH_TEXT_JS, "./" + CHANGED).endswith(MARK)  # old version still
+
+        # "Later" hides the offer; the new version keeps waiting and the next visit offers it again.
+        offer.get_by_role("button", name="Later").click()
+        assert offer.count() == 0
+        page.reload()
+        wait_ready(page)
+        settle(page)
+        offer.wait_for()
+        reload = offer.get_by_role("button", name="Reload")
+
+        before = (saved(page), log_text(page))
+        with page.expect_navigation():
+            reload.click()
+        wait_ready(page)
+        settle(page)
+        assert (saved(page), log_text(page)) == before  # the same game, same turn
+        assert page.evaluate(CACHE_NAMES_JS) == [new["cache"]]  # the old cache is gone
+        assert page.evaluate(FETCH_TEXT_JS, "./" + CHANGED).endswith(MARK)  # new files served
+        assert page.get_by_role("status", name="New version").count() == 0
+        played = len(before[0]["record"]["actions"])
+        play_turn(page)
+        settle(page)
+        assert len(saved(page)["record"]["actions"]) >= played + 2
+        assert errors == []
+    finally:
+        context.close()
+        server.stop()
