@@ -21,17 +21,16 @@ _COLOR_INDEX = {"white": 0, "blue": 1, "green": 2, "red": 3, "black": 4, "gold":
 class Weights:
     """The knobs of the evaluation. Defaults are the tuned values the medium and hard bots use."""
 
-    __slots__ = ("bonus", "bonus_cap", "noble", "gamma", "rate", "prospect", "token", "gold", "blind", "opponent",
+    __slots__ = ("bonus", "bonus_cap", "noble", "gamma", "prospect", "token", "gold", "blind", "opponent",
                  "finish", "reserve_slot", "noble_blind", "secured")
 
     def __init__(self, **overrides):
-        self.bonus = 1.17         # engine value of one bonus at the start (fades to 0 at 15 points)
+        self.bonus = 1.52         # engine value of one bonus at the start (fades to 0 at 15 points)
         self.bonus_cap = 5        # bonuses of one color beyond this are worth a third
         self.noble = 0.7          # scale of noble progress (x 3 points x progress squared)
-        self.gamma = 0.72         # discount per turn still needed to afford a card (with rate 0)
-        self.rate = 0.0           # when above 0: a card's prospect is its worth minus rate x turns (not discounted)
-        self.prospect = 0.55      # weight of the n-th best visible card: prospect ** (n - 1), four cards
-        self.token = 0.03         # a colored token beyond what it does for the prospects
+        self.gamma = 0.5          # discount per turn still needed to afford a card
+        self.prospect = 0.72      # weight of the n-th best visible card: prospect ** (n - 1), four cards
+        self.token = 0.045        # a colored token beyond what it does for the prospects
         self.gold = 0.15          # a gold beyond what it does for the prospects
         self.blind = 0.05         # the unseen card of a blind reservation, times its level
         self.opponent = 0.6       # share of the best opponent's value subtracted from the mover's
@@ -62,10 +61,40 @@ def stage_of(game):
     return min(1.0, best / WINNING_POINTS)
 
 
-def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), hidden_reserved=0, extra=0.0):
-    """The value of one seat's holdings (see the module text). ``market``: the market cards; ``reserved``: the
-    seat's reserved cards its evaluator may see; ``hidden_reserved``: how many more it holds unseen."""
-    gold = tok[5]
+_PRICES = {}
+
+
+def _prices(card, bon_t):
+    """(((color, price after bonuses), ...), total price) of ``card`` for bonuses ``bon_t``; memoized."""
+    out = []
+    total = 0
+    for i, n in card.needs:
+        p = n - bon_t[i]
+        if p > 0:
+            out.append((i, p))
+            total += p
+    if len(_PRICES) > 200_000:
+        _PRICES.clear()
+    r = _PRICES[(card.id, bon_t)] = (tuple(out), total)
+    return r
+
+
+def without_card(ctx, j):
+    """A seat context with the ``j``-th visible card gone (another seat bought or reserved it)."""
+    base, cards, slots = ctx
+    return base, cards[:j] + cards[j + 1:], slots
+
+
+def with_reserved(w, ctx, j):
+    """The mover's context after reserving its ``j``-th visible (market) card: it moves to the secure reserve."""
+    base, cards, slots = ctx
+    prices, worth, price = cards[j]
+    return base - w.reserve_slot, cards[:j] + cards[j + 1:] + [(prices, worth * w.secured, price)], slots - 1
+
+
+def seat_context(w, bon, points, market, nobles, stage, reserved=(), hidden_reserved=0, extra=0.0):
+    """The part of a seat's value that does not depend on its tokens or the supply, and each visible card's price
+    after bonuses: computed once, then :func:`context_value` prices any holding of tokens quickly."""
     late = 1.0 - stage
     wb = w.bonus * late
     cap = w.bonus_cap
@@ -98,41 +127,58 @@ def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), 
         b = bon[i]
         eng += b if b <= cap else cap + (b - cap) / 3.0
         bw[i] = (wb if b < cap else wb / 3.0) + nm[i]
-    # Prospects: the best visible cards, discounted by the turns to afford them. Tokens come from the supply (what
-    # it lacks must be gold, from reservations) and at most 10 can be held: a price beyond that needs more bonuses.
-    gamma = w.gamma
-    rate = w.rate
-    vals = []
+    cards = []
     secured = w.secured
-    nmarket = len(market)
-    slots = 3 - len(reserved) - hidden_reserved
+    bon_t = tuple(bon)
+    cache = _PRICES
+    for card in market:
+        key = (card.id, bon_t)
+        pr = cache.get(key)
+        if pr is None:
+            pr = _prices(card, bon_t)
+        cards.append((pr[0], card.points + bw[card.bonus_i], pr[1]))
+    for card in reserved:
+        key = (card.id, bon_t)
+        pr = cache.get(key)
+        if pr is None:
+            pr = _prices(card, bon_t)
+        cards.append((pr[0], (card.points + bw[card.bonus_i]) * secured, pr[1]))
+    held = len(reserved) + hidden_reserved
+    base = points + wb * eng + nob - w.reserve_slot * held + extra
+    if points >= WINNING_POINTS:
+        base += w.finish
+    return base, cards, 3 - held
+
+
+def context_value(w, ctx, tok, supply):
+    """A seat's value (see the module text) from its :func:`seat_context` and its tokens, given the supply.
+
+    Prospects: the best visible cards, discounted by the turns to afford them. Tokens come from the supply (what it
+    lacks must be gold, from reservations) and at most 10 can be held: a price beyond that needs more bonuses."""
+    base, cards, slots = ctx
+    gold = tok[5]
+    gamma = w.gamma
+    vals = []
     use = [0, 0, 0, 0, 0]  # the most of each color any visible card still asks for: tokens beyond are idle
     reach_gold = supply[5] if supply[5] < slots else slots
-    for k, card in enumerate(market if not reserved else list(market) + list(reserved)):
+    for prices, worth, price in cards:
         short = 0
         worst = 0
         excess = 0
-        price = 0
-        for i, n in card.needs:
-            p = n - bon[i]
-            if p > 0:
-                price += p
-                if p > use[i]:
-                    use[i] = p
-                d = p - tok[i]
-                if d > 0:
-                    a = supply[i]
-                    if d > a:
-                        excess += d - a
-                        d = a
-                    short += d
-                    if d > worst:
-                        worst = d
-        worth = card.points + bw[card.bonus_i]
-        if k >= nmarket:
-            worth *= secured
+        for i, p in prices:
+            if p > use[i]:
+                use[i] = p
+            d = p - tok[i]
+            if d > 0:
+                a = supply[i]
+                if d > a:
+                    excess += d - a
+                    d = a
+                short += d
+                if d > worst:
+                    worst = d
         if short + excess <= gold:
-            vals.append(worth - rate if rate else worth * gamma)
+            vals.append(worth * gamma)
             continue
         turns = 0.0
         spare = gold - excess
@@ -148,12 +194,7 @@ def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), 
             turns += t if t > t2 else t2
         if price > TOKEN_LIMIT:
             turns += price - TOKEN_LIMIT
-        if rate:
-            v = worth - rate * (1.0 + turns)
-            if v > 0:
-                vals.append(v)
-        else:
-            vals.append(worth * gamma ** (1.0 + turns))
+        vals.append(worth * gamma ** (1.0 + turns))
     pro = 0.0
     if vals:
         vals.sort(reverse=True)
@@ -166,11 +207,14 @@ def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), 
     for i in range(5):
         if tok[i] > use[i]:
             idle += tok[i] - use[i]
-    v = (points + wb * eng + nob + pro + w.token * (tok[0] + tok[1] + tok[2] + tok[3] + tok[4] - idle)
-         + w.gold * gold - w.reserve_slot * (len(reserved) + hidden_reserved) + extra)
-    if points >= WINNING_POINTS:
-        v += w.finish
-    return v
+    return base + pro + w.token * (tok[0] + tok[1] + tok[2] + tok[3] + tok[4] - idle) + w.gold * gold
+
+
+def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), hidden_reserved=0, extra=0.0):
+    """The value of one seat's holdings (see the module text). ``market``: the market cards; ``reserved``: the
+    seat's reserved cards its evaluator may see; ``hidden_reserved``: how many more it holds unseen."""
+    ctx = seat_context(w, bon, points, market, nobles, stage, reserved, hidden_reserved, extra)
+    return context_value(w, ctx, tok, supply)
 
 
 class View:
@@ -215,21 +259,35 @@ class Scorer:
         return seat_value(self.w, tok, bon, points, market, nobles, view.stage, supply, reserved,
                           view.blind[seat] if seat != view.seat else 0, extra)
 
-    def _opp_value(self, view, market, nobles, supply):
+    def _opp_value(self, view, market, nobles, supply, ctxs=None):
+        """The best opponent's value (with 3-4 players, a quarter of it is the opponents' mean instead).
+        ``ctxs``: the opponents' seat contexts for this market and these nobles, when already made."""
         best = None
         total = 0.0
         me = view.seat
+        w = self.w
+        k = 0
         for o in range(view.n):
             if o == me:
                 continue
-            v = self._value(view, o, view.tok[o], view.bon[o], view.points[o], market, nobles, supply,
-                            view.reserved[o])
+            if ctxs is not None:
+                ctx = ctxs[k]
+            else:
+                ctx = seat_context(w, view.bon[o], view.points[o], market, nobles, view.stage, view.reserved[o],
+                                   view.blind[o])
+            k += 1
+            v = context_value(w, ctx, view.tok[o], supply)
             total += v
             if best is None or v > best:
                 best = v
         if view.n > 2:
             return 0.75 * best + 0.25 * (total / (view.n - 1))
         return best
+
+    def _opp_contexts(self, view, market, nobles):
+        w = self.w
+        return [seat_context(w, view.bon[o], view.points[o], market, nobles, view.stage, view.reserved[o],
+                             view.blind[o]) for o in range(view.n) if o != view.seat]
 
     # -- action scores ------------------------------------------------------------------------------------------
     def scores(self, game, seat=None, actions=None, view=None, market_filter=None):
@@ -243,25 +301,49 @@ class Scorer:
             view = View(game, seat)
         w = self.w
         lam = w.opponent
+        stage = view.stage
         me_tok = view.tok[seat]
         me_bon = view.bon[seat]
         me_pts = view.points[seat]
         my_res = view.reserved[seat]
         supply = view.supply
         market = view.market if market_filter is None else [c for c in view.market if market_filter(c)]
+        where = {c: j for j, c in enumerate(market)}
         nobles = view.nobles
-        now = self._value(view, seat, me_tok, me_bon, me_pts, market, nobles, supply, my_res)
-        opp_cache = {}
+        base = seat_context(w, me_bon, me_pts, market, nobles, stage, my_res)
+        now = context_value(w, base, me_tok, supply)
+        opp_base = self._opp_contexts(view, market, nobles) if lam else None
+        memo = {}
 
-        def opp(mk, nb, sup):
-            if not lam:
-                return 0.0
-            key = (None if mk is market else tuple(c.id for c in mk),
-                   None if nb is nobles else tuple(x.id for x in nb), tuple(sup))
-            v = opp_cache.get(key)
+        def opp(ctxs, sup):
+            return self._opp_value(view, None, None, sup, ctxs) if lam else 0.0
+
+        def mine(ctx, tag, tok, sup):
+            key = (tag, tuple(tok), tuple(sup))
+            v = memo.get(key)
             if v is None:
-                v = opp_cache[key] = self._opp_value(view, mk, nb, sup)
+                v = memo[key] = context_value(w, ctx, tok, sup)
             return v
+
+        def settle(ctx, tag, tok, sup):
+            """Give back tokens over 10 one at a time, each time the one whose loss hurts least (as the return
+            phase will), and return the value reached; ``tok`` and ``sup`` are updated."""
+            over = sum(tok) - TOKEN_LIMIT
+            while over > 0:
+                best = None
+                for i in range(6):
+                    if tok[i]:
+                        tok[i] -= 1
+                        sup[i] += 1
+                        v = mine(ctx, tag, tok, sup)
+                        tok[i] += 1
+                        sup[i] -= 1
+                        if best is None or v > best[0]:
+                            best = (v, i)
+                tok[best[1]] -= 1
+                sup[best[1]] += 1
+                over -= 1
+            return mine(ctx, tag, tok, sup)
 
         out = []
         for a in actions:
@@ -274,10 +356,10 @@ class Scorer:
                     i = _COLOR_INDEX[c]
                     tok[i] += k
                     sup[i] -= k
-                v = self._settle(view, seat, tok, me_bon, me_pts, market, nobles, sup, my_res, opp=opp)
+                v = settle(base, None, tok, sup)
                 if tok == me_tok:
                     v -= 3.0  # takes and gives back the same tokens: a wasted turn (and a stalled game)
-                s = v - lam * opp(market, nobles, sup)
+                s = v - lam * opp(opp_base, sup)
             elif kind == "buy":
                 card = a.card
                 pay = a.pay_t
@@ -286,12 +368,13 @@ class Scorer:
                 bon = me_bon[:]
                 bon[card.bonus_i] += 1
                 pts = me_pts + card.points
-                if card in my_res:
+                j = where.get(card)
+                if j is None:  # from the reserve (or a market card this mover overlooks)
                     res = [c for c in my_res if c is not card]
                     mk = market
                 else:
                     res = my_res
-                    mk = [c for c in market if c is not card]
+                    mk = market[:j] + market[j + 1:]
                 nb2 = nobles
                 met = [nb for nb in nobles if all(bon[i] >= n for i, n in nb.needs)]
                 if met:
@@ -301,8 +384,15 @@ class Scorer:
                                                                        sup))
                     pts += pick.points
                     nb2 = [x for x in nobles if x is not pick]
-                v = self._value(view, seat, tok, bon, pts, mk, nb2, sup, res)
-                s = v - lam * opp(mk, nb2, sup)
+                v = context_value(w, seat_context(w, bon, pts, mk, nb2, stage, res), tok, sup)
+                if not lam:
+                    s = v
+                elif nb2 is not nobles:
+                    s = v - lam * self._opp_value(view, mk, nb2, sup)
+                elif j is None:
+                    s = v - lam * opp(opp_base, sup)
+                else:
+                    s = v - lam * opp([without_card(c, j) for c in opp_base], sup)
             elif kind == "reserve":
                 tok = me_tok[:]
                 sup = supply[:]
@@ -311,21 +401,24 @@ class Scorer:
                     sup[5] -= 1
                 card = a.card
                 if card is None:
-                    extra = w.blind * a.level * (1.0 - view.stage * 0.5)
-                    v = self._settle(view, seat, tok, me_bon, me_pts, market, nobles, sup, my_res, extra, 1, opp)
-                    s = v - lam * opp(market, nobles, sup)
+                    extra = w.blind * a.level * (1.0 - stage * 0.5)
+                    ctx = (base[0] + extra - w.reserve_slot, base[1], base[2] - 1)
+                    v = settle(ctx, a.level, tok, sup)
+                    s = v - lam * opp(opp_base, sup)
                 else:
-                    mk = [c for c in market if c is not card]
-                    v = self._settle(view, seat, tok, me_bon, me_pts, mk, nobles, sup, my_res + [card], opp=opp)
-                    s = v - lam * opp(mk, nobles, sup)
+                    j = where.get(card)
+                    if j is None:  # a market card this mover overlooks (easy bot): not worth a thought
+                        out.append((-99.0, a))
+                        continue
+                    v = settle(with_reserved(w, base, j), card, tok, sup)
+                    s = v - (lam * opp([without_card(c, j) for c in opp_base], sup) if lam else 0.0)
             elif kind == "return":
                 tok = me_tok[:]
                 sup = supply[:]
                 i = _COLOR_INDEX[a.colors[0]]
                 tok[i] -= 1
                 sup[i] += 1
-                v = self._value(view, seat, tok, me_bon, me_pts, market, nobles, sup, my_res)
-                s = v - lam * opp(market, nobles, sup)
+                s = mine(base, None, tok, sup)
             elif kind == "noble":
                 nb2 = [x for x in nobles if x is not a.noble]
                 s = -self._opp_value(view, market, nb2, supply) if view.n > 1 else 0.0
@@ -338,29 +431,31 @@ class Scorer:
             out.append((s - now if kind != "noble" else s, a))
         return out
 
-    def _settle(self, view, seat, tok, bon, pts, market, nobles, sup, res, extra=0.0, slots=0, opp=None):
-        """Value after a move that may leave more than 10 tokens: tokens go back one at a time, each the one whose
-        return leaves the best score (as the return phase will choose; ``tok`` and ``sup`` are updated)."""
-        over = sum(tok) - TOKEN_LIMIT
-        lam = self.w.opponent if opp is not None else 0.0
-        while over > 0:
-            best = None
-            for i in range(6):
-                if tok[i]:
-                    tok[i] -= 1
-                    sup[i] += 1
-                    v = self._value(view, seat, tok, bon, pts, market, nobles, sup, res, extra)
-                    if lam:
-                        v -= lam * opp(market, nobles, sup)
+    def color_gains(self, game, seat, view=None):
+        """What one more token of each color (two, at index 5 + color) would add to ``seat``'s value: a quick way
+        to rank takes without pricing each of them."""
+        view = view or View(game, seat)
+        w = self.w
+        ctx = seat_context(w, view.bon[seat], view.points[seat], view.market, view.nobles, view.stage,
+                           view.reserved[seat])
+        tok = view.tok[seat][:]
+        sup = view.supply[:]
+        now = context_value(w, ctx, tok, sup)
+        gains = [0.0] * 10
+        for i in range(5):
+            if sup[i]:
+                tok[i] += 1
+                sup[i] -= 1
+                gains[i] = context_value(w, ctx, tok, sup) - now
+                if sup[i] >= 3:
                     tok[i] += 1
                     sup[i] -= 1
-                    if best is None or v > best[0]:
-                        best = (v, i)
-            tok[best[1]] -= 1
-            sup[best[1]] += 1
-            over -= 1
-        v = self._value(view, seat, tok, bon, pts, market, nobles, sup, res, extra)
-        return v - self.w.reserve_slot * slots
+                    gains[5 + i] = context_value(w, ctx, tok, sup) - now
+                    tok[i] -= 1
+                    sup[i] += 1
+                tok[i] -= 1
+                sup[i] += 1
+        return gains
 
     def best(self, game, seat=None, actions=None):
         sc = self.scores(game, seat, actions)

@@ -11,6 +11,7 @@ import math
 
 from .bots import Bot, _top
 from .budget import Budget
+from ..engine.cards import COLOR_INDEX
 from .heuristic import Scorer, Weights, evaluate
 
 
@@ -35,24 +36,39 @@ def resample(base, seat, rng):
     return g
 
 
-def prune(game, legal, keep_reserves=2):
-    """The actions worth considering in a playout: buys, takes and the reservations of the few richest cards."""
-    out = []
+def prune(game, legal, scorer, keep_takes=3, keep_reserves=2):
+    """The actions worth pricing in a playout: every buy, the few takes whose colors look best, and the
+    reservations of the few richest cards (no blind ones)."""
+    buys = []
+    takes = []
     res = []
     for a in legal:
-        if a.kind == "reserve":
-            if a.card is not None:
-                res.append(a)
-        else:
-            out.append(a)
-    if res:
+        k = a.kind
+        if k == "buy":
+            buys.append(a)
+        elif k == "take" or k == "take_two":
+            takes.append(a)
+        elif k == "reserve" and a.card is not None:
+            res.append(a)
+    if len(takes) > keep_takes:
+        gains = scorer.color_gains(game, game.current)
+
+        def gain(a):
+            if a.kind == "take_two":
+                return gains[5 + COLOR_INDEX[a.colors[0]]]
+            return sum(gains[COLOR_INDEX[c]] for c in a.colors)
+
+        takes.sort(key=lambda a: -gain(a))
+        takes = takes[:keep_takes]
+    if len(res) > keep_reserves:
         res.sort(key=lambda a: -(a.card.points * 2 + a.card.level))
-        out.extend(res[:keep_reserves])
+        res = res[:keep_reserves]
+    out = buys + takes + res
     return out or legal
 
 
-def playout(g, plies, scorer, stop_at_end=True):
-    """Let the seats play on with the heuristic policy for ``plies`` decisions (or until the game ends)."""
+def playout(g, plies, scorer):
+    """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends)."""
     k = 0
     while k < plies and g.phase_ != "over":
         legal = g.legal_actions()
@@ -60,7 +76,7 @@ def playout(g, plies, scorer, stop_at_end=True):
             a = legal[0]
         else:
             if g.phase_ == "action":
-                legal = prune(g, legal)
+                legal = prune(g, legal, scorer)
             best = None
             for s, act in scorer.scores(g, g.current, legal):
                 if best is None or s > best[0]:
