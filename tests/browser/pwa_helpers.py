@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from browser_helpers import READY_TIMEOUT_MS
-from game_driver import is_over, settle
+from game_driver import is_over, log_text, play_turn, saved, settle
 
 # Fast games: no pause between bot turns, small bot budgets (the bots still run in the worker).
 GAME_QUERY = "pace=0&bot_budget=iterations:40"
@@ -69,6 +69,24 @@ def record_requests(context, site_url: str) -> list[dict]:
 def page_paths(requests) -> set[str]:
     """Paths the page and its worker asked for (not the service worker's own precache fetches)."""
     return {r["path"] for r in requests if not r["by_sw"] and r["path"] != "/sw.js"}
+
+
+def bot_moves(page) -> int:
+    """How many moves of the (single) bot the game log shows."""
+    return log_text(page).count("Bot 1 ")
+
+
+def move_and_see_the_bot_answer(page, turn=play_turn) -> None:
+    """The person makes a move (a turn may take two steps, e.g. returning tokens) and the bot answers."""
+    before = bot_moves(page)
+    for _ in range(3):
+        played = len(saved(page)["record"]["actions"])
+        assert turn(page), "the game is over"
+        settle(page)
+        assert len(saved(page)["record"]["actions"]) > played
+        if bot_moves(page) > before:
+            return
+    raise AssertionError("the bot did not answer")
 
 
 def _enabled(locator):

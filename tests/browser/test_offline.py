@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from browser_helpers import wait_ready
 from game_driver import is_over, log_text, market_names, open_game, play_turn, saved, settle, start
-from pwa_helpers import GAME_QUERY, page_paths, precache_paths, record_requests, wait_controlled
+from pwa_helpers import (
+    GAME_QUERY,
+    move_and_see_the_bot_answer,
+    page_paths,
+    precache_paths,
+    record_requests,
+    wait_controlled,
+)
 
 from tools.serve import start_server
 
@@ -44,10 +51,7 @@ def test_offline_reload_resumes_the_game_and_plays_it_to_the_end(browser, site_d
     assert page.evaluate("!!navigator.serviceWorker.controller")
 
     # The person moves and the bot answers, from its worker, with no network.
-    played = len(before[0]["record"]["actions"])
-    play_turn(page)
-    settle(page)
-    assert len(saved(page)["record"]["actions"]) >= played + 2
+    move_and_see_the_bot_answer(page)
     assert page.evaluate("() => document.body.dataset.worker") == "1"
 
     # ... and the whole game, to the end screen.

@@ -7,8 +7,8 @@ from __future__ import annotations
 import urllib.request
 
 from browser_helpers import non_local
-from game_driver import open_game, play_turn, saved, settle, start
-from pwa_helpers import GAME_QUERY, wait_controlled
+from game_driver import open_game, start
+from pwa_helpers import GAME_QUERY, move_and_see_the_bot_answer, wait_controlled
 
 from tools.netlify_headers import headers_for, site_rules
 from tools.serve import start_server
@@ -39,9 +39,7 @@ def test_game_runs_under_the_deployed_csp(browser, site_dir):
 
         open_game(page, GAME_QUERY)
         start(page, opponents=1, seed=99, starts="You")
-        play_turn(page)
-        settle(page)
-        assert len(saved(page)["record"]["actions"]) >= 2  # the bot answered ...
+        move_and_see_the_bot_answer(page)  # the bot answered ...
         assert page.evaluate("() => document.body.dataset.worker") == "1"  # ... from its worker
         wait_controlled(page)  # the service worker installed under the policy too
         assert page.evaluate("() => window.__cspViolations") == []

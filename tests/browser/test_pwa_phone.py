@@ -8,7 +8,15 @@ from __future__ import annotations
 import pytest
 from browser_helpers import READY_TIMEOUT_MS, wait_ready
 from game_driver import log_text, saved, settle
-from pwa_helpers import GAME_QUERY, page_paths, precache_paths, record_requests, tap_turn, wait_controlled
+from pwa_helpers import (
+    GAME_QUERY,
+    move_and_see_the_bot_answer,
+    page_paths,
+    precache_paths,
+    record_requests,
+    tap_turn,
+    wait_controlled,
+)
 
 from tools.serve import start_server
 
@@ -64,13 +72,8 @@ def test_phone_plays_by_taps_online_then_offline(playwright, browser, site_dir, 
         assert (saved(page), log_text(page)) == before
         if device.startswith("iPhone"):  # dismissed once: not shown again
             assert page.get_by_role("region", name="Add to Home Screen").count() == 0
-        played = len(before[0]["record"]["actions"])
-        for turn in range(1, 4):
-            if not tap_turn(page):
-                break
-            settle(page)
-            # each of the person's moves is answered by the bot
-            assert len(saved(page)["record"]["actions"]) >= played + 2 * turn
+        for _ in range(2):  # two more turns offline, each answered by the bot
+            move_and_see_the_bot_answer(page, turn=tap_turn)
         assert page.evaluate("() => document.body.dataset.worker") == "1"
         assert no_sideways_scroll(page)
         assert requests and all(r["from_sw"] and r["status"] == 200 for r in requests)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from browser_helpers import wait_ready
 from game_driver import log_text, open_game, play_turn, saved, settle, start
-from pwa_helpers import GAME_QUERY, wait_controlled
+from pwa_helpers import GAME_QUERY, move_and_see_the_bot_answer, wait_controlled
 
 from tools import build_site
 from tools.serve import start_server
@@ -74,10 +74,7 @@ def test_new_version_is_offered_and_reload_keeps_the_game(browser, tmp_path):
         assert page.evaluate(CACHE_NAMES_JS) == [new["cache"]]  # the old cache is gone
         assert page.evaluate(FETCH_TEXT_JS, "./" + CHANGED).endswith(MARK)  # new files served
         assert page.get_by_role("status", name="New version").count() == 0
-        played = len(before[0]["record"]["actions"])
-        play_turn(page)
-        settle(page)
-        assert len(saved(page)["record"]["actions"]) >= played + 2
+        move_and_see_the_bot_answer(page)
         assert errors == []
     finally:
         context.close()
