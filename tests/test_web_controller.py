@@ -315,3 +315,43 @@ def test_more_players_rotate_through_the_bots(players):
         seats.append(app.bot_to_move())
         assert first_legal_bot(app) == "applied"
     assert seats == list(range(1, players)) and app.my_turn
+
+
+def test_noble_veto_by_taps_then_bots():
+    app = started(seed=17, opponents=2, variants=("noble_veto",))
+    g = app.game
+    assert g.phase == "veto" and len(g.nobles) == 7
+    target = g.nobles[3]
+    app.act("gem", {"color": "white"})
+    assert "remove a noble" in app.message
+    app.act("noble", {"code": target.code})
+    assert app.staged == Action.veto(target) and len(g.nobles) == 7
+    app.act("confirm", {})
+    assert target not in g.nobles and g.current_player == 1
+    while app.bot_to_move() is not None:
+        first_legal_bot(app)
+    assert g.phase == "action" and len(g.nobles) == 4 and app.my_turn
+    assert "removed the noble" in app.log[-3]["text"]
+
+
+def test_rotating_series_plays_every_game_and_the_end_screen_sums_them():
+    from splendor.web import view
+    from splendor.web.botcall import answer
+
+    app = started(seed=23, variants=("rotating_series",))
+    for _ in range(2000):
+        if app.game.is_over:
+            break
+        if app.bot_to_move() is not None:
+            assert app.bot_reply(answer(json.dumps(app.bot_request()))) == "applied"
+        else:
+            app._commit([app.game.legal_actions()[0]])
+    g = app.game
+    assert g.is_over and g.game_index == 1
+    assert any(e["text"].startswith("Game 1 of 2 is over") for e in app.log)
+    html = view.render(app)
+    assert ">Game 1</th>" in html and ">Game 2</th>" in html and ">Total</th>" in html
+    assert ">Game 3</th>" not in html
+    for seat in range(2):
+        assert f"<b>{g.series_scores[seat]}</b>" in html
+    assert g.series_scores == tuple(sum(r[s] for r in g.series_results) for s in range(2))

@@ -13,12 +13,17 @@ import json
 import time
 
 import js
-from pyodide.ffi import create_proxy, jsnull
-from pyscript import create_named_worker, document
 
-from splendor.web import view
-from splendor.web.controller import App
-from splendor.web.storage import Storage, StorageError
+js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python is running our code
+
+from pyodide.ffi import create_proxy, jsnull  # noqa: E402
+from pyscript import create_named_worker, document  # noqa: E402
+
+from splendor.web import view  # noqa: E402
+from splendor.web.controller import App  # noqa: E402
+from splendor.web.storage import Storage, StorageError  # noqa: E402
+
+js.performance.mark("splendor-imported")
 
 WORKER_NAME = "ai"
 WORKER_SRC = "./splendor/web/worker.py"
@@ -223,6 +228,14 @@ def on_change(event):
         render()
 
 
+def on_submit(event):
+    """Enter in a field of the new-game form starts the game (the form is never sent anywhere)."""
+    event.preventDefault()
+    app.act("start", form_values())
+    render()
+    schedule_bots()
+
+
 def on_key(event):
     if str(event.key) == "Escape":
         if app.selected is not None:
@@ -351,8 +364,9 @@ def start():
     if param("worker") == "off":
         app.fallback_note = "Bots think on this page's own thread, at a lighter level (the bot helper is off)."
     app.load()
+    js.performance.mark("splendor-loaded")
     render()
-    for kind, handler in (("click", on_click), ("change", on_change), ("keydown", on_key)):
+    for kind, handler in (("click", on_click), ("change", on_change), ("submit", on_submit), ("keydown", on_key)):
         proxy = create_proxy(handler)
         _listeners.append(proxy)
         (document if kind == "keydown" else root).addEventListener(kind, proxy)

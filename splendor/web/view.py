@@ -234,7 +234,7 @@ def render_setup(app):
 {notices(app)}
 <main class="setup" id="main">
 <p class="lede">Collect gems, buy cards that give lasting discounts, and win nobles. Reach 15 prestige to end the game.</p>
-<form class="setup-form" id="setup-form" action="#" onsubmit="return false">
+<form class="setup-form" id="setup-form">
 <fieldset class="row"><legend>Opponents</legend><div class="segs">{opp}</div></fieldset>
 {''.join(bots)}
 <fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
@@ -456,32 +456,33 @@ def secondary(act, label, id_=None, **data):
             f'{attrs(data_act=act, **data)}>{esc(label)}</button>')
 
 
-def token_chips(app, seat, returnable=False):
+def holdings(app, seat, returnable=False):
+    """Tokens and bonuses as a small table: one column per color (its gem and letter on top), a row of tokens and a
+    row of bonuses. In the return phase the person's token cells are buttons that stage a return."""
     p = app.game.players[seat]
-    tok = p.tokens
-    out = []
+    tok, bon = p.tokens, p.bonuses
+    whose = "Your" if seat == app.person else f"{app.name(seat)}'s"
+    head = "".join(f'<th scope="col">{lettered(c)}<span class="sr-only">{c}</span></th>' for c in TOKEN_COLORS)
+    count = p.token_count
+    over = " over" if count > 10 else ""
+    cells = []
     for color in TOKEN_COLORS:
         n = tok[color]
-        staged = app.returning.count(color) if returnable else 0
-        shown = n - staged
-        label = f"{n} {color} token{'s' if n != 1 else ''}"
-        body = f'{lettered(color)}<b>{shown}</b>'
-        zero = " zero" if n == 0 else ""
+        shown = n - (app.returning.count(color) if returnable else 0)
+        zero = " zero" if shown == 0 else ""
         if returnable and shown > 0:
-            out.append(f'<button type="button" class="tok tok-{color}" id="tok-{color}"'
-                       f'{attrs(data_act="return", data_color=color, aria_label=f"Return a {color} token (you hold {shown})")}>'
-                       f'{body}</button>')
+            cells.append(f'<td><button type="button" class="ret" id="tok-{color}"'
+                         f'{attrs(data_act="return", data_color=color, aria_label=f"Return a {color} token (you hold {shown})")}>'
+                         f'{shown}</button></td>')
         else:
-            out.append(f'<span class="tok tok-{color}{zero}" role="img"{attrs(aria_label=label)}>{body}</span>')
-    return "".join(out)
-
-
-def bonus_chips(p):
-    bon = p.bonuses
-    return "".join(
-        f'<span class="bon bon-{c}{" zero" if bon[c] == 0 else ""}" role="img"'
-        f'{attrs(aria_label=f"{bon[c]} {c} bonus" + ("es" if bon[c] != 1 else ""))}>{lettered(c)}<b>{bon[c]}</b></span>'
-        for c in COLORS)
+            cells.append(f'<td class="n{zero}">{shown}</td>')
+    bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + "<td></td>"
+    return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
+            f'<colgroup><col class="lab"><col span="6"></colgroup>'
+            f'<thead><tr><td></td>{head}</tr></thead><tbody>'
+            f'<tr><th scope="row">Tokens <b class="count{over}">{count}{"/10" if seat == app.person else ""}</b></th>'
+            f'{"".join(cells)}</tr>'
+            f'<tr><th scope="row">Bonuses</th>{bons}</tr></tbody></table>')
 
 
 def my_area(app):
@@ -505,8 +506,7 @@ def my_area(app):
     count = p.token_count
     return f"""<section class="seat mine{active}" aria-label="Your area">
 <header class="seat-head"><h2>{esc(app.name(app.person))}</h2><span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
-<div class="line"><span class="what">Tokens <b class="{'over' if count > 10 else ''}">{count}/10</b></span><div class="toks">{token_chips(app, app.person, returnable)}</div></div>
-<div class="line"><span class="what">Bonuses</span><div class="bons">{bonus_chips(p)}</div></div>
+{holdings(app, app.person, returnable)}
 <div class="line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
 {f'<div class="line"><span class="what">Nobles</span><div class="won">{nobles}</div></div>' if p.nobles else ''}
 <details class="owned"><summary>{words.plural(len(p.cards), 'card')} bought</summary><div class="cards-owned">{cards or '<p>None yet.</p>'}</div></details>
@@ -535,8 +535,7 @@ def opponent(app, seat):
     title = f"{s['name']}, {s['bot']} bot: {words.plural(p.points, 'point')}"
     return f"""<section class="seat opp{active}{flashed}"{attrs(aria_label=title)}>
 <header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
-<div class="line"><span class="what">Tokens <b>{p.token_count}</b></span><div class="toks">{token_chips(app, seat)}</div></div>
-<div class="line"><span class="what">Bonuses</span><div class="bons">{bonus_chips(p)}</div></div>
+{holdings(app, seat)}
 {f'<div class="line"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
 {last}
 </section>"""
@@ -678,19 +677,22 @@ def end_dialog(app):
     series = "rotating_series" in g.variants
     totals = g.series_scores if series else g.scores
     order = sorted(range(g.players_count), key=lambda i: (-totals[i], len(g.players[i].cards)))
+    games = [tuple(r) for r in g.series_results]
+    if series and len(games) < g.players_count:  # the last game's scores, if the engine has not filed them yet
+        games.append(g.scores)
     rows = []
     for i in order:
         p = g.players[i]
         won = "Winner" if i in winners else ""
         per_game = ""
         if series:
-            per_game = "".join(f"<td>{r[i]}</td>" for r in g.series_results) + f"<td>{p.points}</td>"
+            per_game = "".join(f"<td>{r[i]}</td>" for r in games)
         rows.append(f'<tr class="{"winner" if won else ""}"><th scope="row">{esc(app.name(i))}</th>{per_game}'
                     f'<td class="total"><b>{totals[i]}</b></td><td>{len(p.cards)}</td><td>{len(p.nobles)}</td>'
                     f'<td>{won}</td></tr>')
     games_head = ""
     if series:
-        games_head = "".join(f'<th scope="col">Game {k + 1}</th>' for k in range(g.players_count))
+        games_head = "".join(f'<th scope="col">Game {k + 1}</th>' for k in range(len(games)))
     points_head = "Total" if series else "Points"
     tie = ""
     if g.tie_break == "fewer cards":
