@@ -79,6 +79,7 @@ class App:
         self.screen = "setup"
         self.storage_warned = False
         self.save_blocked = False
+        self.fallback_note = ""  # set by the page when bots play on its own thread
         self.serial = 0
         self._reset_turn_ui()
 
@@ -96,7 +97,6 @@ class App:
         self.hint = None  # {"action": text, "explanation": sentence}
         self.hint_waiting = None
         self.show_end = True
-        self.fallback_note = ""
 
     @property
     def person(self):

@@ -144,3 +144,19 @@ def test_a_damaged_save_is_explained_kept_aside_and_a_new_game_starts(page, cons
     assert page.evaluate("(k) => localStorage.getItem(k)", kept[0]) == bad
     assert console_errors == []
     assert not is_over(page)
+
+
+def test_without_the_worker_the_light_bot_plays_and_the_page_says_so(page, request_log, console_errors):
+    open_game(page, "pace=0&worker=off")
+    start(page, opponents=1, starts="You")
+    assert "own thread" in page.get_by_role("note").inner_text()
+    page.get_by_role("button", name="Hint").click()
+    hint = page.get_by_text(re.compile(r"^Hint: "))
+    hint.wait_for()
+    play_turn(page)
+    settle(page)
+    assert len(saved(page)["record"]["actions"]) == 2  # the person's move and the bot's answer
+    assert "Bot 1 " in log_text(page)
+    assert page.evaluate("() => document.querySelector('script[worker]') === null")  # no worker was made
+    assert non_local(request_log) == []
+    assert console_errors == []
