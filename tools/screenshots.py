@@ -31,6 +31,7 @@ SIZES = {"desk": dict(viewport={"width": 1280, "height": 800}),
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
+    parser.add_argument("--docs", action="store_true", help="also write docs/screenshot-desktop.jpg and -phone.jpg")
     args = parser.parse_args(argv)
     import game_driver as gd
 
@@ -57,6 +58,9 @@ def main(argv=None):
                     gd.play_turn(page)
                 gd.settle(page)
                 shot("2-mid-game")
+                if args.docs:  # the README's pictures (JPEG keeps them small)
+                    page.screenshot(path=str(ROOT / "docs" / f"screenshot-{'desktop' if tag == 'desk' else 'phone'}.jpg"),
+                                    type="jpeg", quality=80)
                 shot("2-mid-game-full", full=True)
                 market = page.get_by_role("region", name="Market")
                 market.get_by_role("button", name=gd.re.compile(r"^Level 2 card")).first.click()
