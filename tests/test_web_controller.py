@@ -355,3 +355,13 @@ def test_rotating_series_plays_every_game_and_the_end_screen_sums_them():
     for seat in range(2):
         assert f"<b>{g.series_scores[seat]}</b>" in html
     assert g.series_scores == tuple(sum(r[s] for r in g.series_results) for s in range(2))
+
+
+def test_a_dialog_closes_when_a_bot_takes_its_card():
+    app = started(starts="bot")
+    card = app.game.market[0][1]
+    app.act("card", {"where": "market", "level": "1", "slot": "1"})
+    assert app.selected_card() == card
+    req = app.bot_request()
+    app.bot_reply({"turn_id": req["turn_id"], "action": f"reserve {card.code}"})
+    assert app.selected is None and "left the market" in app.message

@@ -851,8 +851,27 @@ class App:
             return f"error: {exc}"
         self.awaiting = None
         self.flash = before
+        self._check_selection()
         self.save()
         return "applied"
+
+    def _check_selection(self):
+        """Close the card dialog if a bot's move took that card from under the person's finger."""
+        s = self.selected
+        if not s or s["where"] == "deck":
+            return
+        g = self.game
+        if s["where"] == "market":
+            here = g.market[s["level"] - 1][s["slot"]]
+            still = here is not None and here.code == s["code"]
+        else:
+            mine = g.players[self.person].reserved
+            still = s["index"] < len(mine) and mine[s["index"]].code == s["code"]
+        if not still:
+            self.selected = None
+            self.confirming = None
+            self.gold_for = {}
+            self.message = "The card you were looking at has left the market."
 
     def bot_failed(self):
         """Forget the request in flight (the page then asks the fallback bot)."""

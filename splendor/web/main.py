@@ -258,6 +258,8 @@ async def run_bots():
     while True:
         seat = app.bot_to_move()
         if seat is None:
+            if last_seat is not None and app.my_turn:
+                announce(f"{app.flash['text'] if app.flash else ''} Your turn.".strip())
             return
         if last_seat is not None:
             # Let the person see the last move before the next one: a new turn waits longer than a follow-up
