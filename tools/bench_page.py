@@ -69,12 +69,22 @@ TAKE_AND_WAIT_JS = """async () => {
     const b = document.getElementById('pile-' + c);
     return b && b.getAttribute('aria-disabled') !== 'true' && !/: 0 left/.test(b.getAttribute('aria-label'));
   });
-  if (!status().startsWith('Your turn') || open.length < 1) return null;
-  for (const c of open.slice(0, 3)) document.getElementById('pile-' + c).click();
-  const take = document.getElementById('btn-take');
-  if (!take || take.getAttribute('aria-disabled') === 'true') return null;
+  if (!status().startsWith('Your turn')) return null;
+  // Buy a card when one is affordable (the confirm click is the move), else take up to three gems.
+  let last = null;
+  const card = [...document.querySelectorAll('#main button[aria-label$="You can buy it"]')][0];
+  if (card) {
+    card.click();
+    document.getElementById('buy').click();
+    last = document.getElementById('confirm');
+  } else {
+    if (open.length < 1) return null;
+    for (const c of open.slice(0, 3)) document.getElementById('pile-' + c).click();
+    last = document.getElementById('btn-take');
+  }
+  if (!last || last.getAttribute('aria-disabled') === 'true') return null;
   const t0 = performance.now();
-  take.click();
+  last.click();
   await new Promise((resolve) => {
     const check = () => status().startsWith('Your turn') || status().startsWith('Game over')
         ? resolve() : requestAnimationFrame(check);
@@ -137,12 +147,14 @@ def main(argv=None):
         shutil.rmtree(site, ignore_errors=True)
 
     med = {k: statistics.median(v) for k, v in results.items() if v}
-    print(f"runs: {args.runs} (median, seconds from navigation start)")
+    print(f"runs: {args.runs} (seconds from navigation start; the fastest run shows the machine least disturbed)")
     for state in ("cold", "warm"):
         g, b = med[f"game_{state}"], med[f"bare_{state}"]
-        print(f"{state:>5}: game usable board {g:.2f} s | bare loadPyodide() {b:.2f} s | ratio {g / b:.2f}x"
-              f"   (game {', '.join(f'{x:.2f}' for x in results[f'game_{state}'])};"
-              f" bare {', '.join(f'{x:.2f}' for x in results[f'bare_{state}'])})")
+        gmin, bmin = min(results[f"game_{state}"]), min(results[f"bare_{state}"])
+        print(f"{state:>5}: game usable board median {g:.2f} s, fastest {gmin:.2f} s | bare loadPyodide() median "
+              f"{b:.2f} s, fastest {bmin:.2f} s | ratio of medians {g / b:.2f}x, of fastest {gmin / bmin:.2f}x")
+        print(f"       game {', '.join(f'{x:.2f}' for x in results[f'game_{state}'])}; "
+              f"bare {', '.join(f'{x:.2f}' for x in results[f'bare_{state}'])}")
     if "paint_cold" in med:
         print(f"first contentful paint (cold): {med['paint_cold']:.2f} s")
     if results["bot"]:
