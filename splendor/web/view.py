@@ -65,10 +65,18 @@ def lettered(color):
 
 
 def pip(color, n, printed=None):
-    """A cost pip: the gem shape with the number; ``printed`` shown struck through when a bonus lowers it."""
+    """A cost pip: the gem shape with the number and the color's letter in its corner (never colour alone);
+    ``printed`` shown struck through when a bonus lowers it."""
     extra = f'<s class="was">{printed}</s>' if printed is not None and printed != n else ""
     cls = " covered" if printed and n == 0 else (" lowered" if extra else "")
-    return f'<span class="pip pip-{color}{cls}">{gem(color)}<b>{n}</b>{extra}</span>'
+    return (f'<span class="pip pip-{color}{cls}">{gem(color)}<b>{n}</b>'
+            f'<i class="pl" aria-hidden="true">{words.LETTERS[color]}</i>{extra}</span>')
+
+
+def bonus_gem(color):
+    """A card's bonus: the gem's shape with its letter, drawn large in the card's corner."""
+    return (f'<span class="lg lg-{color} bonus">{gem(color)}'
+            f'<i aria-hidden="true">{words.LETTERS[color]}</i></span>')
 
 
 # -- cards -----------------------------------------------------------------------------------------------------------
@@ -84,7 +92,7 @@ def card_face(card, price=None, dots=False):
             pips.append(pip(color, price[color], n))
         else:
             pips.append(pip(color, n))
-    return (f'<span class="card-top">{pts}{gem(card.bonus, "bonus")}</span>'
+    return (f'<span class="card-top">{pts}{bonus_gem(card.bonus)}</span>'
             f'<span class="cost">{"".join(pips)}</span>'
             + (f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>' if dots else ""))
 
@@ -151,10 +159,9 @@ def deck_button(app, level):
 
 def mini_card(card, label=None, act=None, extra=""):
     """A small card (reserves, tableaus)."""
-    body = (f'<span class="mini-top"><span class="pts">{card.points or ""}</span>{gem(card.bonus, "bonus")}</span>'
+    body = (f'<span class="mini-top"><span class="pts">{card.points or ""}</span>{bonus_gem(card.bonus)}</span>'
             f'<span class="mini-cost">'
-            + "".join(f'<span class="pip pip-{c}">{gem(c)}<b>{card.cost[c]}</b></span>' for c in COLORS
-                      if card.cost[c])
+            + "".join(pip(c, card.cost[c]) for c in COLORS if card.cost[c])
             + "</span>")
     label = label or card.describe()
     if act:
@@ -172,7 +179,8 @@ def card_back(level):
 def noble_tile(app, noble, choosable=False, verb=""):
     mine = app.game.players[app.person].bonuses if app.game else {}
     need_more = sum(max(0, n - mine.get(COLORS[i], 0)) for i, n in noble.needs)
-    reqs = "".join(f'<span class="req req-{COLORS[i]}">{gem(COLORS[i])}<b>{n}</b></span>' for i, n in noble.needs)
+    reqs = "".join(f'<span class="req req-{COLORS[i]}">{lettered(COLORS[i])}<b>{n}</b></span>'
+                   for i, n in noble.needs)
     status = ("You qualify" if need_more == 0 else f"You need {need_more} more")
     label = noble.describe() + f". {status}"
     body = (f'<span class="noble-pts">3</span><span class="reqs">{reqs}</span>'
