@@ -19,7 +19,7 @@ js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python
 from pyodide.ffi import create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
-from splendor.web import view  # noqa: E402
+from splendor.web import keyboard, view  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
 from splendor.web.storage import Storage, StorageError  # noqa: E402
 
@@ -129,6 +129,7 @@ def _budget():
 PACE = _pace()
 app = App(LocalStorage(), bot_budget=_budget())
 root = document.getElementById("app")
+keys = keyboard.Keys(document, root)
 announcer = document.getElementById("announce")
 _tasks = set()
 _listeners = []
@@ -152,7 +153,9 @@ def _report(task):
 def render():
     active = document.activeElement
     active_id = "" if _null(active) else str(active.id or "")
+    was_in_dialog = not _null(active) and not _null(active.closest('[role="dialog"]'))
     root.innerHTML = view.render(app)
+    keys.after_render()
     dialog = document.querySelector('[role="dialog"]')
     if not _null(dialog):
         target = document.getElementById(active_id) if active_id else None
@@ -163,9 +166,19 @@ def render():
         if not _null(target):
             target.focus()
         return
-    target = document.getElementById(active_id or state["opener"]) if (active_id or state["opener"]) else None
+    # No dialog: focus stays where it was, or (the dialog that had it just closed) goes back to what opened it.
+    target = None
+    for wanted in ((active_id if not was_in_dialog else ""), state["opener"]):
+        if wanted:
+            target = document.getElementById(wanted)
+            if not _null(target):
+                break
+    if _null(target) and was_in_dialog:
+        target = document.getElementById("results")  # the end dialog was hidden: its way back
     if not _null(target):
         target.focus()
+    elif active_id and app.game is not None and app.screen == "game":
+        keys.fallback_focus()
     state["opener"] = ""
 
 
@@ -185,6 +198,7 @@ def on_click(event):
         data = form_values() if act == "start" else {}
     if act == "card":
         state["opener"] = str(el.id or "")
+    keys.remember(el)
     before = len(app.game.history) if app.game else -1
     had_dialog = app.selected is not None
     app.act(act, data)
@@ -237,6 +251,8 @@ def on_submit(event):
 
 
 def on_key(event):
+    if keys.on_key(event):  # arrows in the market and supply, Tab kept inside an open dialog
+        return
     if str(event.key) == "Escape":
         if app.selected is not None:
             app.act("cancel" if app.confirming else "close", {})

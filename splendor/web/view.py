@@ -350,9 +350,11 @@ def market(app):
     rows = []
     for level in (3, 2, 1):
         cards = "".join(market_card(app, level, slot, card) for slot, card in enumerate(g.market[level - 1]))
-        rows.append(f'<div class="market-row lvl-{level}" role="group" aria-label="Level {level} cards">'
+        rows.append(f'<div class="market-row lvl-{level}" role="group" aria-label="Level {level} cards" data-grid-row>'
                     f'{deck_button(app, level)}{cards}</div>')
-    return f'<section class="market" aria-label="Market"><h2 class="sr-only">Market</h2>{"".join(rows)}</section>'
+    # data-grid: arrow keys move between the cards and decks (splendor/web/keyboard.py)
+    return (f'<section class="market" aria-label="Market" data-grid="market"><h2 class="sr-only">Market</h2>'
+            f'{"".join(rows)}</section>')
 
 
 def supply(app):
@@ -383,7 +385,7 @@ def supply(app):
             f'<button type="button" class="{" ".join(classes)}" id="pile-{color}"'
             f'{attrs(data_act="gem", data_color=color, aria_label=label, aria_pressed=("true" if k else "false") if color != "gold" else None, aria_disabled="true" if disabled else None)}>'
             f'{gem(color)}{letter(color)}<span class="count">{n}</span>{chosen}</button>')
-    return f'<section class="supply" aria-label="Gem supply"><h2 class="sr-only">Gem supply</h2><div class="piles">{"".join(piles)}</div></section>'
+    return f'<section class="supply" aria-label="Gem supply"><h2 class="sr-only">Gem supply</h2><div class="piles" data-grid="supply">{"".join(piles)}</div></section>'
 
 
 def action_bar(app):
