@@ -12,7 +12,7 @@ def _rows(out):
     rows = {}
     for line in out.splitlines():
         m = re.match(r"^(\S+(?: \(\d\))?)\s+(\d+)\s+([\d.]+)\s+([\d.]+)%\s+\[\s*([\d.]+)%,\s*([\d.]+)%\]\s+([\d.]+)\s+"
-                     r"([\d.]+)\s+([\d.]+)\s+([\d.]+)$", line)
+                     r"([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$", line)
         if m:
             rows[m.group(1)] = [m.group(1)] + [float(x) for x in m.groups()[1:]]
     return rows
@@ -33,6 +33,7 @@ def test_two_player_arena_prints_every_figure(capsys):
     assert easy[4] <= easy[3] <= easy[5]  # the rate lies inside its interval
     assert easy[6] >= 15  # the winner's side reached 15 points on average
     assert easy[7] > 0 and easy[8] > 0 and easy[9] >= easy[8]  # rounds; median <= max time per move
+    assert 0 < easy[10] < 1  # processor time per move
 
 
 def test_multi_player_arena_fills_seats_cyclically(capsys):

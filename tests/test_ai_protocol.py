@@ -7,7 +7,7 @@ import pytest
 
 import splendor
 from splendor.ai import get_bot
-from splendor.ai.explain import explain
+from splendor.ai.explain import explain, explain_details
 from splendor.ai.protocol import choose_json, handle_json, hint_json
 from test_ai_states import build, noble_position, pass_position, return_position
 
@@ -122,10 +122,23 @@ def test_explanations_name_cards_and_colors_in_words():
     assert "level 3 deck" in text
 
 
+def test_focus_names_the_card_and_colors_a_page_can_highlight():
+    game = splendor.new_game(players=2, seed=7)
+    obs = game.observation(0)
+    details = explain_details(obs, "take white blue green")
+    assert details["colors"] == ["white", "blue", "green"]
+    card = splendor.card_from_code(details["card"])
+    assert card in [c for row in game.market for c in row]
+    assert f"level {card.level} {card.bonus} card" in details["sentence"]
+    assert card.cost_t[0] or card.cost_t[1] or card.cost_t[2]  # the tokens help pay for it
+
+
 def test_explaining_a_buy_mentions_points_nobles_and_gold():
-    # Seat 0 has 2 green bonuses; the noble 4g4r... is not there, but 3w3u3g is: buying a green card brings it to
-    # 3 green for that noble, paid partly in gold.
-    greens = [c.code for c in splendor.CARDS if c.bonus == "green" and c.level == 1][:2]
+    # Seat 0 has 2 green, 1 white and 1 blue bonuses and the noble 3w3u3g is on the table: buying a green card
+    # brings it to 3 green for that noble, paid partly in gold.
+    greens = [c.code for c in splendor.CARDS if c.bonus in ("green", "white", "blue") and c.level == 1]
+    greens = [c for c in greens if c[1] == "G"][:2] + [c for c in greens if c[1] in "WU"][:1] + \
+        [c for c in greens if c[1] == "U"][:1]
     target = next(c for c in splendor.CARDS if c.bonus == "green" and c.level == 2 and c.points == 2)
     game = build(cards={0: greens}, tokens={0: (3, 4, 0, 0, 0, 3)}, reserved={0: [(target.code, False)]},
                  nobles=["3w3u3g", "4r4k", "3u3g3r"])
@@ -135,6 +148,8 @@ def test_explaining_a_buy_mentions_points_nobles_and_gold():
     assert text.startswith("buys the level 2 green card worth 2 points from your reserve")
     assert "3 green" in text and "noble" in text
     assert ("gold" in text) == bool(pay["gold"])
+    resp = json.loads(choose_json(json.dumps({"turn_id": 2, "observation": game.observation(0), "level": "medium"})))
+    assert resp["focus"]["card"] in [c.code for c in splendor.CARDS]
     text_they = explain(game.observation(0), splendor.Action.buy(target, pay), voice="they")
     assert "them" in text_they and "you" not in text_they
 

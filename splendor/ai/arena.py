@@ -4,8 +4,9 @@ Game k is dealt from a seed drawn from ``--seed`` and k, seat 0 starts, and seat
 position (s + k) mod (number of bots): with two bots in a 2-player game each starts half the games, and with 3-4
 players the listed bots fill the seats cyclically. Each bot sees only ``game.observation(seat)``. Printed per listed
 bot: seats played, wins (a shared victory counts as a fraction), win rate with its 95% Wilson interval, mean points,
-mean game length in rounds, median and maximum time per move (action-phase decisions; token returns, noble
-choices and forced moves are quick and left out). A game that passes the action cap is counted as stuck, a bot that
+mean game length in rounds, median and maximum wall time per move (action-phase decisions; token returns, noble
+choices and forced moves are quick and left out) and the median processor time per move (the same figure on an
+idle machine; on a shared one the wall time also counts waiting for a core). A game that passes the action cap is counted as stuck, a bot that
 fails or answers an illegal action as an error.
 
 ``--jobs N`` plays games in N processes (command line only; the results do not depend on it).
@@ -53,6 +54,7 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=()):
     game = new_game(players=players, seed=seed, first_player=0, variants=variants)
     rngs = [random.Random(f"splendor-bot/{seed}/{s}") for s in range(players)]
     times = [[] for _ in range(players)]
+    cpu = [[] for _ in range(players)]
     status, error = "ok", None
     actions = 0
     while not game.is_over:
@@ -64,6 +66,7 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=()):
         phase = game.phase_
         forced = len(game.legal_actions()) == 1
         t0 = time.perf_counter()
+        c0 = time.process_time()
         try:
             action = bots[seat].choose(obs, rngs[seat], budgets[seat])
         except Exception as exc:  # a bot failure is a result to count, not a crash of the arena
@@ -72,6 +75,7 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=()):
         dt = time.perf_counter() - t0
         if phase == "action" and not forced:
             times[seat].append(dt)
+            cpu[seat].append(time.process_time() - c0)
         reason = game.why_illegal(action)
         if reason:
             status, error = "error", f"seat {seat} ({bots[seat].level}) chose {action}: {reason}"
@@ -86,6 +90,7 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=()):
         "rounds": game.round - 1 if game.is_over else game.round,
         "actions": actions,
         "times": times,
+        "cpu": cpu,
     }
 
 
@@ -129,6 +134,7 @@ def summarize(names, results):
         seats = wins = points = 0.0
         rounds = []
         times = []
+        cpu = []
         for r in results:
             if r["status"] != "ok":
                 continue
@@ -139,6 +145,7 @@ def summarize(names, results):
                 points += r["scores"][s]
                 rounds.append(r["rounds"])
                 times.extend(r["times"][s])
+                cpu.extend(r["cpu"][s])
                 if s in r["winners"]:
                     wins += 1.0 / len(r["winners"])
         lo, hi = wilson(wins, seats)
@@ -152,6 +159,7 @@ def summarize(names, results):
             "mean_rounds": statistics.fmean(rounds) if rounds else 0.0,
             "median_move": statistics.median(times) if times else 0.0,
             "max_move": max(times) if times else 0.0,
+            "median_cpu": statistics.median(cpu) if cpu else 0.0,
             "moves": len(times),
         })
     return rows
@@ -163,13 +171,13 @@ def report(names, players, results, seed, budget, seconds):
     lines.append(f"arena: {' vs '.join(names)}; {players} players; {len(results)} games; seed {seed}; "
                  f"budget {b}")
     head = (f"{'bot':<12} {'games':>5} {'wins':>7} {'win rate':>8}  {'95% interval':<15} {'points':>6} "
-            f"{'rounds':>6} {'median s/move':>13} {'max s/move':>10}")
+            f"{'rounds':>6} {'median s/move':>13} {'max s/move':>10} {'median cpu s':>12}")
     lines.append(head)
     for row in summarize(names, results):
         lo, hi = row["interval"]
         lines.append(f"{row['bot']:<12} {row['games']:>5} {row['wins']:>7.1f} {100 * row['win_rate']:>7.1f}%  "
                      f"[{100 * lo:4.1f}%, {100 * hi:5.1f}%] {row['mean_points']:>6.2f} {row['mean_rounds']:>6.2f} "
-                     f"{row['median_move']:>13.4f} {row['max_move']:>10.4f}")
+                     f"{row['median_move']:>13.4f} {row['max_move']:>10.4f} {row['median_cpu']:>12.4f}")
     ok = [r for r in results if r["status"] == "ok"]
     stuck = sum(1 for r in results if r["status"] == "stuck")
     errors = [r for r in results if r["status"] == "error"]

@@ -101,7 +101,7 @@ class EasyBot(Bot):
 
     level = "easy"
 
-    def __init__(self, weights=None, noise=0.55, attention=0.7, noble_blind=0.5, reserve_care=0.8):
+    def __init__(self, weights=None, noise=0.2, attention=0.85, noble_blind=0.5, reserve_care=0.8):
         base = weights or Weights()
         self.w_see = base.copy(opponent=0.0)
         self.w_blind = base.copy(opponent=0.0, noble_blind=True)

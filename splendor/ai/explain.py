@@ -111,6 +111,20 @@ def _target(game, seat, tok_after, exclude=None):
 def explain(observation, action, search_info=None, voice="you"):
     """One plain sentence about ``action`` (an Action or its notation) played from ``observation`` (the mover's
     ``game.observation(seat)``). ``search_info``: the bot's info dict, if any."""
+    return explain_details(observation, action, search_info, voice)["sentence"]
+
+
+def explain_details(observation, action, search_info=None, voice="you"):
+    """The sentence of :func:`explain` and what it is about, for a page to highlight: ``{"sentence": ...,
+    "card": code or None, "colors": [token colors involved], "noble": code or None}`` (for a take, ``card`` is the
+    card the tokens bring nearest; for a buy, ``colors`` are the tokens paid)."""
+    sentence, focus = _explain(observation, action, voice)
+    out = {"sentence": sentence, "card": None, "colors": [], "noble": None}
+    out.update(focus)
+    return out
+
+
+def _explain(observation, action, voice):
     words = _WORDS["they" if voice == "they" else "you"]
     game = determinize(observation, random.Random(0))  # only public facts and the mover's own cards are read
     seat = game.current
@@ -137,6 +151,8 @@ def explain(observation, action, search_info=None, voice="you"):
             reasons.append(f"{noble_words(met[0])} visits {words['obj']}")
         else:
             nb = _best_noble_progress(game, seat, card.bonus_i)
+            if nb is not None and sum(max(0, n - bon[i]) for i, n in nb.needs) > 4:
+                nb = None  # still far: not worth a mention
             if nb is not None and card.points < 3:
                 reasons.append(f"it brings {words['obj']} to {bon[card.bonus_i]} {card.bonus} for {noble_words(nb)}")
         if pts >= WINNING_POINTS and p.points < WINNING_POINTS:
@@ -151,7 +167,8 @@ def explain(observation, action, search_info=None, voice="you"):
             reasons.append(f"it costs {cost_words(pay)}")
         else:
             reasons.append(f"it costs {cost_words(pay)}")
-        return f"{text}: {join_words(reasons[:2])}"
+        paid = [c for c, n in zip(TOKEN_COLORS, pay) if n]
+        return f"{text}: {join_words(reasons[:2])}", {"card": card.code, "colors": paid}
 
     if kind in ("take", "take_two"):
         tok = p.tok[:]
@@ -174,38 +191,40 @@ def explain(observation, action, search_info=None, voice="you"):
                 text += f" ({after} more token{'s' if after != 1 else ''} needed)"
         if over > 0:
             text += f", then gives back {over} token{'s' if over != 1 else ''} to keep 10"
-        return text
+        return text, {"card": target[0].code if target else None, "colors": list(action.colors)}
 
     if kind == "reserve":
         gold = "and takes a gold" if game._supply[5] else "though no gold is left"
+        gold_colors = ["gold"] if game._supply[5] else []
         if action.card is None:
             return (f"reserves the top card of the level {action.level} deck unseen {gold}, "
-                    f"keeping {words['pos']} plans hidden")
+                    f"keeping {words['pos']} plans hidden"), {"colors": gold_colors}
         card = action.card
         text = f"reserves {card_words(card, visible)} {gold}"
+        focus = {"card": card.code, "colors": gold_colors}
         if _opponent_threat(game, seat, card):
-            return text + f": it keeps the card from {opp}"
+            return text + f": it keeps the card from {opp}", focus
         short = _shortfall(card, p.tok[:5] + [p.tok[5] + (1 if game._supply[5] else 0)], p.bon)
         if short == 0:
-            return text + f": {words['can']} buy it next turn"
-        return text + f": it secures the card for later ({short} more token{'s' if short != 1 else ''} needed)"
+            return text + f": {words['can']} buy it next turn", focus
+        return (text + f": it secures the card for later ({short} more token{'s' if short != 1 else ''} needed)",
+                focus)
 
     if kind == "return":
         c = action.colors[0]
         extra = sum(p.tok) - 10
         more = f" ({extra - 1} more to give back)" if extra > 1 else ""
         if c == "gold":
-            return f"returns a gold token: the other tokens are worth more to {words['obj']} now{more}"
-        return f"returns a {c} token, the color {words['pos']} plans need least{more}"
+            return f"returns a gold token: the other tokens are worth more to {words['obj']} now{more}", {"colors": [c]}
+        return f"returns a {c} token, the color {words['pos']} plans need least{more}", {"colors": [c]}
 
     if kind == "noble":
         others = [nb for nb in game.qualifying_nobles() if nb != action.noble]
         tail = f"; {noble_words(others[0])} can come on a later turn" if others else ""
-        return f"chooses {noble_words(action.noble)} for 3 points{tail}"
+        return f"chooses {noble_words(action.noble)} for 3 points{tail}", {"noble": action.noble.code}
 
     if kind == "veto":
-        bon = p.bon
         return (f"removes {noble_words(action.noble)} from the game: it suits "
-                f"{words['pos']} plans least")
+                f"{words['pos']} plans least"), {"noble": action.noble.code}
 
-    return "passes: no other action is possible"
+    return "passes: no other action is possible", {}

@@ -30,9 +30,9 @@ class Weights:
         self.noble = 0.7          # scale of noble progress (x 3 points x progress squared)
         self.gamma = 0.5          # discount per turn still needed to afford a card
         self.prospect = 0.72      # weight of the n-th best visible card: prospect ** (n - 1), four cards
-        self.token = 0.045        # a colored token beyond what it does for the prospects
+        self.token = 0.06         # a colored token beyond what it does for the prospects
         self.gold = 0.15          # a gold beyond what it does for the prospects
-        self.blind = 0.05         # the unseen card of a blind reservation, times its level
+        self.blind = 0.03         # the unseen card of a blind reservation, times its level
         self.opponent = 0.6       # share of the best opponent's value subtracted from the mover's
         self.finish = 2.0         # reaching 15 points (the end is triggered)
         self.reserve_slot = 0.25  # each reserved card held (a slot used, a card not yet paying)

@@ -5,6 +5,7 @@ The page sends the observation of the seat to act (``game.observation(seat)``) a
     request  {"turn_id": 17, "observation": {...}, "level": "hard", "seed": 4711,
               "budget": {"seconds": 0.8}}                      # or {"iterations": 300}; optional
     response {"turn_id": 17, "action": "buy 2G2:4w2u1k", "explanation": "buys the level 2 green card ...",
+              "focus": {"card": "2G2:4w2u1k", "colors": ["white", "blue", "gold"], "noble": null},
               "stats": {"level": "hard", "seconds": 0.81, "iterations": 412, ...}}
     error    {"turn_id": 17, "error": "unknown bot level 'expert': choose from random, easy, medium, hard"}
 
@@ -12,6 +13,8 @@ The page sends the observation of the seat to act (``game.observation(seat)``) a
 defaults to 0 and ``budget`` to the level's browser default (:data:`DEFAULT_BUDGETS`). ``hint_json`` answers the same
 request shape with what the hard bot would play for the person (``level`` is ignored), on a shorter budget, and
 speaks to the person ("it brings you to ..."); ``choose_json`` speaks about the bot ("it brings them to ...").
+``focus`` names what the move is about, for the page to highlight: the card bought or reserved, or the card a take
+brings nearest, and the token colors taken, paid or returned (a guided first turn can point at both).
 Both are also reachable through ``handle_json`` with ``"mode": "move"`` or ``"hint"``.
 """
 
@@ -21,7 +24,7 @@ import time
 
 from . import LEVELS, get_bot
 from .budget import Budget
-from .explain import explain
+from .explain import explain_details
 
 #: Browser defaults per level: the hard bot must answer in under 2 s even in Pyodide (1.5-3x slower than CPython),
 #: and the time budget holds whatever the speed; the other levels do not search.
@@ -94,14 +97,15 @@ def _answer(req, mode):
         raise RequestError(f"the observation cannot be played from: {exc}") from None
     seconds = time.perf_counter() - t0
     try:
-        sentence = explain(obs, action, info, voice="you" if mode == "hint" else "they")
+        details = explain_details(obs, action, info, voice="you" if mode == "hint" else "they")
     except Exception:  # an explanation must never cost the move itself
-        sentence = f"plays {action}"
+        details = {"sentence": f"plays {action}", "card": None, "colors": [], "noble": None}
+    sentence = details.pop("sentence")
     stats = {"level": level, "seconds": round(seconds, 3)}
     for k in ("iterations", "samples", "win_chance", "candidates", "forced"):
         if k in info:
             stats[k] = info[k]
-    return {"turn_id": tid, "action": str(action), "explanation": sentence, "stats": stats}
+    return {"turn_id": tid, "action": str(action), "explanation": sentence, "focus": details, "stats": stats}
 
 
 def handle_json(request_text, mode=None):

@@ -94,12 +94,17 @@ class HardBot(Bot):
     level = "hard"
     default_budget = Budget(seconds=0.8)
 
-    def __init__(self, weights=None, candidates=8, horizon=4, rollout_weights=None):
+    def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
+                 rollout_weights=None):
         self.weights = weights or Weights()
         self.scorer = Scorer(self.weights)
         self.rollout = Scorer(rollout_weights or self.weights)
         self.candidates = candidates
         self.horizon = horizon
+        # Near the end the result itself decides: play the samples out (up to this many turns) once anyone has
+        # ``endgame_points``.
+        self.endgame_horizon = endgame_horizon
+        self.endgame_points = endgame_points
 
     def _decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
@@ -112,6 +117,9 @@ class HardBot(Bot):
         totals = [0.0] * k
         counts = [0] * k
         alive = list(range(k))
+        horizon = self.horizon
+        if max(p.points for p in game._players) >= self.endgame_points:
+            horizon = max(horizon, self.endgame_horizon)
         clock = budget.clock()
         samples = 0
         next_cut = 4
@@ -120,7 +128,7 @@ class HardBot(Bot):
             for i in alive:
                 g = det.copy()
                 g.apply_unchecked(cands[i])
-                playout(g, self.horizon, self.rollout)
+                playout(g, horizon, self.rollout)
                 totals[i] += evaluate(g, self.weights)[seat]
                 counts[i] += 1
                 clock.tick()

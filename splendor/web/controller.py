@@ -20,6 +20,7 @@ import time
 from ..engine import COLORS, Action, IllegalActionError, Game, card_from_code, new_game, noble_from_code, replay
 from ..engine import parse_action
 from . import words
+from .learn import LearnShare
 from .storage import SaveSlot, StorageError
 
 LEVELS = ("easy", "medium", "hard")
@@ -42,6 +43,7 @@ DEFAULT_SETTINGS = {
     "variants": [],
     "seed": "",
     "confirm": True,
+    "guided": False,
 }
 
 
@@ -63,8 +65,9 @@ def parse_seed(text):
     return int(text)
 
 
-class App:
-    """Everything the page shows and does, as plain data and methods."""
+class App(LearnShare):
+    """Everything the page shows and does, as plain data and methods (the guide, the guided game, deal links and
+    the player's record: ``learn.LearnShare``)."""
 
     def __init__(self, storage, clock=time.time, bot_budget=None, person_seat=0):
         self.slot = SaveSlot(storage, clock=clock)
@@ -82,6 +85,7 @@ class App:
         self.fallback_note = ""  # set by the page when bots play on its own thread
         self.serial = 0
         self._reset_turn_ui()
+        self._learn_init(storage)
 
     # -- small state -----------------------------------------------------------------------------------------
     def _reset_turn_ui(self):
@@ -160,6 +164,8 @@ class App:
             s["seed"] = str(value or "").strip()[:12]
         elif field == "confirm":
             s["confirm"] = value in (True, "true", "on", "1", 1)
+        elif field == "guided":
+            s["guided"] = value in (True, "true", "on", "1", 1)
 
     def on_settings(self, data):
         """Several form values at once (the page sends the whole form with Start)."""
@@ -202,6 +208,7 @@ class App:
             opening += " Variants: " + words.join_words([VARIANT_NAMES[v].lower() for v in g.variants]) + "."
         self._note(opening)
         self._note(self._turn_start_words())
+        self._game_started()
         self.save()
 
     # -- saving and loading ------------------------------------------------------------------------------------
@@ -213,12 +220,14 @@ class App:
             "seats": self.seats,
             "settings": self.settings,
             "log": self.log,
+            "id": self.game_id,
         }
 
     def save(self):
         """Write the game to storage (after every action). A storage failure is told once, and play goes on."""
         if self.game is None:
             return
+        self._after_change()  # the guide's advice, and a finished game counted in the player's record
         if self.save_blocked:
             return
         try:
@@ -259,6 +268,7 @@ class App:
             self.screen = "setup"
             self._reset_turn_ui()
             return False
+        self._game_restored(json.loads(raw))
         return True
 
     def _restore(self, raw):

@@ -19,7 +19,7 @@ js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python
 from pyodide.ffi import create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
-from splendor.web import keyboard, view  # noqa: E402
+from splendor.web import keyboard, learn_page, view  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
 from splendor.web.storage import Storage, StorageError  # noqa: E402
 
@@ -194,10 +194,14 @@ def on_click(event):
         return
     act = str(el.dataset.act)
     data = {str(pair[0]): str(pair[1]) for pair in js.Object.entries(el.dataset) if str(pair[0]) != "act"}
-    if act == "start" or act == "again":
-        data = form_values() if act == "start" else {}
-    if act == "card":
+    if act in ("start", "again", "guided-start"):
+        data = form_values() if act != "again" else {}
+    if act in ("card", "howto"):
         state["opener"] = str(el.id or "")
+    if act == "copy-link":
+        data["base"] = learn_page.page_base()
+    if act == "export-record":
+        learn_page.download(*app.record_export())
     keys.remember(el)
     before = len(app.game.history) if app.game else -1
     had_dialog = app.selected is not None
@@ -207,9 +211,14 @@ def on_click(event):
     render()
     if act == "hint" and app.message.startswith("Looking"):
         spawn(run_hint())
+    if act == "copy-link" and app.link_copy:
+        spawn(copy_link())
+    if app.guide_fault:
+        js.console.warn(f"Splendor: the guide went quiet ({app.guide_fault})")
+        app.guide_fault = ""
     after = len(app.game.history) if app.game else -1
-    if after != before or act in ("start", "again", "undo", "back"):
-        if act in ("undo", "start", "again"):
+    if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue"):
+        if act in ("undo", "start", "again", "guided-start"):
             app.awaiting = None
         if app.bot_to_move() is not None:
             announce(f"{app.name(app.game.current_player)} is thinking.")
@@ -254,7 +263,10 @@ def on_key(event):
     if keys.on_key(event):  # arrows in the market and supply, Tab kept inside an open dialog
         return
     if str(event.key) == "Escape":
-        if app.selected is not None:
+        if app.howto is not None:
+            app.act("howto-close", {})
+            render()
+        elif app.selected is not None:
             app.act("cancel" if app.confirming else "close", {})
             render()
         elif app.game is not None and app.game.is_over and app.show_end:
@@ -367,6 +379,17 @@ def worker_failed(reason):
     render()
 
 
+async def copy_link():
+    """The end screen's link to the deal: on the clipboard, or shown in a field to copy by hand."""
+    app.link_copied(await learn_page.copy_text(app.link_copy["url"]))
+    render()
+    if app.link_copy["state"] == "manual":
+        field = document.getElementById("deal-url")
+        if not _null(field):
+            field.focus()
+            field.select()
+
+
 async def run_hint():
     request = app.hint_request()
     if request is None:
@@ -382,6 +405,7 @@ def start():
     if param("worker") == "off":
         app.fallback_note = "Bots think on this page's own thread, at a lighter level (the bot helper is off)."
     app.load()
+    learn_page.drop_params(app.open_link(learn_page.query_pairs()))  # a deal link fills the new-game screen
     js.performance.mark("splendor-loaded")
     render()
     for kind, handler in (("click", on_click), ("change", on_change), ("submit", on_submit), ("keydown", on_key)):

@@ -15,7 +15,7 @@ True
 from html import escape
 
 from ..engine import COLORS, TOKEN_COLORS, Action
-from . import words
+from . import learn_view, words
 from .controller import LEVELS, VARIANT_NAMES
 
 SPRITE = "assets/gems.svg"
@@ -138,10 +138,15 @@ def market_card(app, level, slot, card):
         classes.append("hinted")
     if app.selected and app.selected.get("where") == "market" and app.selected.get("code") == card.code:
         classes.append("selected")
+    label = card_label(app, card)
+    guided = learn_view.guided_card(app, card)
+    if guided:
+        classes.append("guided")
+        label = label.replace(card.describe(), card.describe() + learn_view.CARD_SUFFIX, 1)
     price = g.price(card, app.person)
     return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}"'
-            f'{attrs(data_act="card", data_where="market", data_level=level, data_slot=slot, aria_label=card_label(app, card))}>'
-            f'{card_face(card, price)}{badge}</button>')
+            f'{attrs(data_act="card", data_where="market", data_level=level, data_slot=slot, aria_label=label)}>'
+            f'{card_face(card, price)}{badge}{learn_view.card_flag(guided)}</button>')
 
 
 def deck_button(app, level):
@@ -191,6 +196,8 @@ def noble_tile(app, noble, choosable=False, verb=""):
                 f'{attrs(data_act="noble", data_code=noble.code, aria_label=f"{verb}: {label}", aria_pressed="true" if staged else "false")}>'
                 f'{body}</button>')
     near = " near" if need_more <= 1 else ""
+    if learn_view.guided_noble(app, noble):
+        near += " guided"
     return f'<div class="noble{near}" role="img"{attrs(aria_label=label)}>{body}</div>'
 
 
@@ -238,11 +245,12 @@ def render_setup(app):
     message = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else \
         '<p class="message" role="status"></p>'
     return f"""<div class="app setup-screen">
-<header class="topbar"><h1 class="title">{logo()}Splendor</h1></header>
+<header class="topbar"><h1 class="title">{logo()}Splendor</h1><nav class="tools" aria-label="Help">{learn_view.howto_button()}</nav></header>
 {notices(app)}
 <main class="setup" id="main">
 <p class="lede">Collect gems, buy cards that give lasting discounts, and win nobles. Reach 15 prestige to end the game.</p>
-<form class="setup-form" id="setup-form">
+{learn_view.setup_top(app)}
+<form class="setup-form" id="setup-form"{learn_view.form_hidden(app)}>
 <fieldset class="row"><legend>Opponents</legend><div class="segs">{opp}</div></fieldset>
 {''.join(bots)}
 <fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
@@ -251,12 +259,15 @@ def render_setup(app):
 <fieldset class="row variants"><legend>Variants</legend>{variants}</fieldset>
 <label class="field" for="set-seed"><span>Seed <small>(a number deals the same cards again; empty for a fresh deal)</small></span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"{attrs(value=s["seed"], data_setting="seed")}></label>
 <label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
+{learn_view.guided_checkbox(app)}
 </details>
 {warn}
 <div class="start-row"><button type="button" class="primary btn-large" data-act="start" id="start">Start game</button>{back}</div>
 {message}
 </form>
+{learn_view.record_panel(app)}
 </main>
+{learn_view.howto_dialog(app)}
 </div>"""
 
 
@@ -302,7 +313,7 @@ def render_game(app):
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
 <p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
-<nav class="tools" aria-label="Game">{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game">New game</button></nav>
+<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game">New game</button></nav>
 </header>
 {notices(app)}
 {fallback_note(app)}
@@ -314,6 +325,7 @@ def render_game(app):
 </section>
 <section class="mine-col" aria-label="Your side">
 {supply(app)}
+{learn_view.coach_box(app)}
 {action_bar(app)}
 {my_area(app)}
 </section>
@@ -322,8 +334,7 @@ def render_game(app):
 {log_list(app)}
 </section>
 </main>
-{dialog(app)}
-{end_dialog(app)}
+{learn_view.howto_dialog(app) or (dialog(app) + end_dialog(app))}
 </div>"""
 
 
@@ -374,12 +385,16 @@ def supply(app):
             classes.append("flash")
         if app.hint and color in app.hint.get("colors", ()) and not k:
             classes.append("hinted")
+        guided = learn_view.guided_count(app, color)
         if color == "gold":
             label = f"Gold: {n} left. Gold comes only with a reservation"
             disabled = True
         else:
             label = f"{cap(color)} gems: {n} left"
             disabled = not my_action or n == 0
+        if guided and my_action:
+            classes.append("guided")
+            label += learn_view.pile_suffix(guided)
         chosen = f'<span class="chosen" aria-hidden="true">+{k}</span>' if k else ""
         piles.append(
             f'<button type="button" class="{" ".join(classes)}" id="pile-{color}"'
@@ -716,6 +731,7 @@ def end_dialog(app):
 <tbody>{''.join(rows)}</tbody></table>
 {tie}
 <p class="small">Seed {g.seed}: the same seed deals the same cards.</p>
+{learn_view.copy_link(app)}
 <div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}</div>
 </div>"""
 

@@ -1,0 +1,167 @@
+"""Deal links: a page address that carries a deal, so a person can replay the same cards or send them to a friend.
+
+    ?seed=4711&players=3&bots=medium,hard&first=person&variants=noble_veto
+
+``parse`` reads the query's (name, value) pairs into new-game settings (the controller's vocabulary) and lists, in
+words, what it ignored; ``query`` writes the link of a game. Pure Python, tested under CPython; ``main.py`` passes
+the page's query pairs in and puts the link on the clipboard.
+
+>>> link = parse([("seed", "4711"), ("players", "3"), ("bots", "medium,hard"), ("colour", "red")])
+>>> link.settings["seed"], link.settings["opponents"], link.settings["levels"][:2]
+('4711', 2, ['medium', 'hard'])
+>>> link.ignored
+['colour=red (not a setting of this page)']
+>>> parse([("pace", "0")]) is None  # no deal in the address
+True
+"""
+
+from urllib.parse import quote
+
+from ..engine import VARIANTS
+
+#: The parameters of a deal, in the order a link writes them.
+DEAL_PARAMS = ("seed", "players", "bots", "first", "variants")
+#: Settings for tests and benchmarks that main.py reads; never mentioned as ignored.
+PAGE_PARAMS = ("pace", "bot_budget", "worker")
+LEVELS = ("easy", "medium", "hard")  # the bot levels the page offers (controller.LEVELS)
+FIRSTS = ("person", "bot", "random")  # who starts (controller.STARTS)
+#: Shorter names a hand-written link may use for the variants.
+VARIANT_ALIASES = {"open": "open_reservations", "veto": "noble_veto", "series": "rotating_series"}
+MAX_SHOWN = 24  # characters of an ignored value repeated in the note
+MAX_NOTES = 6
+
+
+class DealLink:
+    """What a link asks for: ``settings`` (only the fields it sets), ``ignored`` (words, one per parameter)."""
+
+    def __init__(self, settings, ignored):
+        self.settings = settings
+        self.ignored = ignored
+
+    def describe(self):
+        """The deal in words: 'seed 4711, 3 players (bots: medium and hard), you start'."""
+        s = self.settings
+        parts = []
+        if "seed" in s:
+            parts.append(f"seed {s['seed']}")
+        if "opponents" in s:
+            n = s["opponents"]
+            levels = s.get("levels", [])[:n]
+            bots = f" (bots: {_join(levels)})" if levels else ""
+            parts.append(f"{n + 1} players{bots}")
+        if "starts" in s:
+            parts.append({"person": "you start", "bot": "a bot starts", "random": "a random player starts"}[s["starts"]])
+        if "variants" in s:
+            names = [v.replace("_", " ") for v in s["variants"]]
+            parts.append("variants: " + _join(names) if names else "no variants")
+        return ", ".join(parts)
+
+    def ignored_words(self):
+        """'' or the note listing what was ignored."""
+        if not self.ignored:
+            return ""
+        shown = self.ignored[:MAX_NOTES]
+        more = len(self.ignored) - len(shown)
+        tail = f" and {more} more" if more > 0 else ""
+        return "Ignored in the link: " + "; ".join(shown) + tail + "."
+
+
+def _join(items):
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _shown(name, value):
+    name = name[:MAX_SHOWN]
+    value = value if len(value) <= MAX_SHOWN else value[:MAX_SHOWN] + "…"
+    return f"{name}={value}" if value else name
+
+
+def parse(pairs):
+    """A DealLink for the query's ``pairs`` [(name, value), ...], or None when they name no deal parameter.
+
+    Each parameter is taken whole or ignored whole (with the reason in ``ignored``): a link never half-applies
+    a malformed value. A repeated parameter counts once, the first time.
+    """
+    pairs = [(str(k), str(v)) for k, v in pairs]
+    if not any(k in DEAL_PARAMS for k, _ in pairs):
+        return None
+    settings = {}
+    ignored = []
+    seen = set()
+    bots = None
+    for name, raw in pairs:
+        value = raw.strip()
+        if name in PAGE_PARAMS:
+            continue
+        if name not in DEAL_PARAMS:
+            ignored.append(f"{_shown(name, value)} (not a setting of this page)")
+            continue
+        if name in seen:
+            ignored.append(f"{_shown(name, value)} (given twice: the first one counts)")
+            continue
+        seen.add(name)
+        if name == "seed":
+            if value.isdigit() and len(value) <= 12 and value.isascii():
+                settings["seed"] = str(int(value))
+            else:
+                ignored.append(f"{_shown(name, value)} (a seed is a whole number of up to 12 digits)")
+        elif name == "players":
+            if value in ("2", "3", "4"):
+                settings["opponents"] = int(value) - 1
+            else:
+                ignored.append(f"{_shown(name, value)} (2, 3 or 4 players)")
+        elif name == "bots":
+            levels = [x.strip().lower() for x in value.split(",")]
+            if value and all(x in LEVELS for x in levels) and len(levels) <= 3:
+                bots = (levels, raw)
+            else:
+                ignored.append(f"{_shown(name, value)} (1 to 3 bot levels among {_join(LEVELS)}, "
+                               "separated by commas)")
+        elif name == "first":
+            v = value.lower()
+            if v in FIRSTS:
+                settings["starts"] = v
+            else:
+                ignored.append(f"{_shown(name, value)} (person, bot or random)")
+        elif name == "variants":
+            names = [VARIANT_ALIASES.get(x, x) for x in
+                     (x.strip().lower().replace("-", "_") for x in value.split(",")) if x]
+            if all(x in VARIANTS for x in names):
+                settings["variants"] = [v for v in VARIANTS if v in names]
+            else:
+                ignored.append(f"{_shown(name, value)} (the variants are {_join(VARIANTS)})")
+    if bots is not None:
+        levels, raw = bots
+        opponents = settings.get("opponents")
+        if opponents is None:
+            settings["opponents"] = len(levels)
+        elif len(levels) > opponents:
+            ignored.append(f"{_shown('bots', raw)} (more bots than the {opponents + 1} players leave seats for)")
+            levels = None
+        if levels:
+            settings["levels"] = levels + ["medium"] * (3 - len(levels))
+    return DealLink(settings, ignored)
+
+
+def query(game, seats):
+    """The query string of ``game``'s deal (without '?'): seed, players, the bots' levels, who starts, variants.
+
+    ``first`` is 'person' or 'bot' when the first seat is the person's or the first bot's, else 'random' (which
+    the seed turns into the same seat again: the engine draws a random first seat from the seed).
+    """
+    fp = game.first_player
+    first = "person" if fp == 0 else ("bot" if fp == 1 else "random")
+    parts = [("seed", str(game.seed)), ("players", str(game.players_count)),
+             ("bots", ",".join(s["bot"] for s in seats[1:])), ("first", first)]
+    if game.variants:
+        parts.append(("variants", ",".join(game.variants)))
+    return "&".join(f"{k}={quote(v, safe=',')}" for k, v in parts)
+
+
+def link(base, game, seats):
+    """The whole link: ``base`` (the page's address without its query) + '?' + :func:`query`."""
+    base = base.split("?", 1)[0].split("#", 1)[0]
+    return f"{base}?{query(game, seats)}"

@@ -1,0 +1,193 @@
+"""The HTML of the learning and sharing parts of the page (see learn.py): the first-visit offer of a guided game,
+the guide's box on the table and its highlights, the deal link's note and choice, the end screen's link, and the
+player's record on the new-game screen. ``view.py`` places these pieces. Pure Python, escaped like view.py."""
+
+from html import escape
+
+from . import guide
+from .player_record import LEVEL_ORDER
+
+LEVEL_WORDS = {"easy": "Easy bots", "medium": "Medium bots", "hard": "Hard bots", "mixed": "Mixed levels"}
+
+
+def esc(text):
+    return escape(str(text), quote=True)
+
+
+# -- the table ------------------------------------------------------------------------------------------------------
+def howto_button():
+    return ('<button type="button" class="tool howto-btn" data-act="howto" id="howto-open" aria-label="How to play">'
+            '<span class="long" aria-hidden="true">How to play</span><span class="short" aria-hidden="true">?</span>'
+            '</button>')
+
+
+def howto_dialog(app):
+    return guide.render(app)
+
+
+def guided_card(app, card):
+    """True when the guide points at ``card`` (market or reserve)."""
+    coach = getattr(app, "coach", None)
+    return bool(coach and card is not None and coach.get("card") == card.code)
+
+
+def guided_count(app, color):
+    """How many gems of ``color`` the guide suggests taking now (0, 1, or 2 for a take of two)."""
+    coach = getattr(app, "coach", None)
+    if not coach or color not in (coach.get("colors") or ()):
+        return 0
+    return 2 if str(coach.get("take") or "").startswith("take2") else 1
+
+
+def pile_suffix(count):
+    return ". The guide suggests taking two" if count == 2 else ". The guide suggests taking one"
+
+
+def card_flag(guided):
+    """The small flag drawn on the card the guide points at (its words are in the card's accessible name)."""
+    return '<span class="guide-flag" aria-hidden="true">★ Guide</span>' if guided else ""
+
+
+def guided_noble(app, noble):
+    coach = getattr(app, "coach", None)
+    return bool(coach and coach.get("noble") == noble.code)
+
+
+CARD_SUFFIX = ", marked by the guide"
+
+
+def coach_box(app):
+    """The guide's words for this turn, beside what it marks on the board; '' when there is nothing to say."""
+    coach = getattr(app, "coach", None)
+    if not coach or not app.my_turn:
+        return ""
+    parts = []
+    if coach.get("text"):
+        parts.append(f'<p class="coach-main">{esc(coach["text"])}</p>')
+    if coach.get("idea_text"):
+        parts.append(f'<p class="coach-idea"><b>New: </b>{esc(coach["idea_text"])}</p>')
+    return (f'<section class="coach" aria-labelledby="coach-title" id="coach"><h2 id="coach-title">'
+            f'<span class="coach-mark" aria-hidden="true">★</span> Guide</h2>{"".join(parts)}'
+            f'<button type="button" class="secondary coach-stop" data-act="guide-stop" id="guide-stop">'
+            'Stop the guide</button></section>')
+
+
+# -- the new-game screen ---------------------------------------------------------------------------------------------
+def offer(app):
+    """The first visit's offer of a guided game (shown once; any start or "No thanks" answers it)."""
+    if not app.offer_guide:
+        return ""
+    return ('<section class="offer" aria-labelledby="offer-title" id="offer">'
+            '<h2 id="offer-title">New to Splendor?</h2>'
+            '<p>Play a guided first game: the first turns point at a good card and the gems that pay for it, and '
+            'each new idea is explained when it first matters. The form below still sets the bots and who starts.'
+            '</p><div class="start-row">'
+            '<button type="button" class="primary" data-act="guided-start" id="guided-start">Play a guided game'
+            '</button>'
+            '<button type="button" class="secondary" data-act="howto" id="offer-howto">Read how to play</button>'
+            '<button type="button" class="secondary" data-act="guide-decline" id="guide-decline">No thanks</button>'
+            '</div></section>')
+
+
+def setup_top(app):
+    """What sits above the new-game form: a link's choice, or its note, or the first visit's offer."""
+    if app.link is not None:
+        return link_choice(app)
+    return link_note(app) + offer(app)
+
+
+def form_hidden(app):
+    """The form waits while a link's choice is open (the person answers that first)."""
+    return " hidden" if app.link is not None else ""
+
+
+def link_choice(app):
+    """A deal link opened while a game is in progress: continue it, or set up the linked deal."""
+    link = app.link
+    said = link.describe() or "a deal"
+    ignored = link.ignored_words()
+    extra = f'<p class="small">{esc(ignored)}</p>' if ignored else ""
+    return ('<section class="offer link-choice" aria-labelledby="link-title" id="link-choice">'
+            '<h2 id="link-title">This link sets up a deal</h2>'
+            f'<p>{esc(said[:1].upper() + said[1:])}. You have a game in progress, saved on this device.</p>{extra}'
+            '<div class="start-row">'
+            '<button type="button" class="primary" data-act="link-continue" id="link-continue">'
+            'Continue the saved game</button>'
+            '<button type="button" class="secondary" data-act="link-setup" id="link-setup">Set up the linked deal'
+            '</button></div></section>')
+
+
+def link_note(app):
+    """The quiet note of what a link filled in, and what it ignored."""
+    if not app.link_note and not app.link_ignored:
+        return ""
+    ignored = f'<p class="small" id="link-ignored">{esc(app.link_ignored)}</p>' if app.link_ignored else ""
+    return (f'<div class="link-note" id="link-note"><p>{esc(app.link_note)}</p>{ignored}</div>')
+
+
+def guided_checkbox(app):
+    checked = " checked" if app.settings.get("guided") else ""
+    return ('<label class="check" for="set-guided"><input type="checkbox" id="set-guided" name="guided" '
+            f'data-setting="guided"{checked}><span><b>Guide me through this game</b> <small>The first turns point '
+            'at a good card and the gems that pay for it; new ideas are explained when they first matter.</small>'
+            '</span></label>')
+
+
+def _cell(row):
+    if not row:
+        return '<td class="none">–</td>'
+    return f'<td><b>{row["won"]}</b> of {row["played"]}</td>'
+
+
+def record_panel(app):
+    rec = app.player_record
+    totals = rec.totals()
+    rows = rec.table()
+    if rows:
+        body = "".join(
+            f'<tr><th scope="row">{esc(LEVEL_WORDS[level])}</th>{"".join(_cell(cells[n]) for n in (2, 3, 4))}</tr>'
+            for level, cells in rows)
+        table = ('<table class="record-table"><caption>Games won of games finished</caption><thead><tr>'
+                 '<td></td><th scope="col">2 players</th><th scope="col">3 players</th><th scope="col">4 players</th>'
+                 f'</tr></thead><tbody>{body}</tbody></table>')
+        facts = [f'<li>Finished: <b>{totals["played"]}</b>, won: <b>{totals["won"]}</b></li>']
+        if totals["best"] is not None:
+            facts.append(f'<li>Best score: <b>{totals["best"]}</b></li>')
+        if totals["fastest"] is not None:
+            facts.append(f'<li>Shortest win: <b>{totals["fastest"]}</b> rounds</li>')
+        summary = f'<ul class="record-facts">{"".join(facts)}</ul>'
+    else:
+        table = ""
+        summary = '<p class="small">No finished game yet: your results appear here.</p>'
+    where = ("Saved games and this record live in this browser, on this device only. Download the record to keep "
+             "a copy.")
+    if not rec.available:
+        where = "This browser does not let the page keep a record here; results are counted for this visit only."
+    button = ('<button type="button" class="secondary" data-act="export-record" id="export-record">'
+              'Download your record (JSON)</button>' if totals["played"] else "")
+    return (f'<section class="record" aria-labelledby="record-title" id="record"><h2 id="record-title">Your record'
+            f'</h2>{summary}{table}<p class="small device-note">{esc(where)}</p>{button}</section>')
+
+
+# -- the end screen ------------------------------------------------------------------------------------------------
+def copy_link(app):
+    """'Copy a link to this deal', and what came of it (copied, or a text field to copy it by hand)."""
+    state = app.link_copy
+    button = ('<button type="button" class="secondary" data-act="copy-link" id="copy-link">'
+              'Copy a link to this deal</button>')
+    if not state:
+        return f'<div class="share">{button}</div>'
+    url = esc(state["url"])
+    if state["state"] == "copied":
+        said = f'<p class="share-said" role="status">Link copied: {url}</p>'
+    elif state["state"] == "manual":
+        said = ('<label class="field share-field" for="deal-url"><span>The clipboard is not available here: copy '
+                f'this link</span><input type="text" id="deal-url" readonly value="{url}"></label>')
+    else:
+        said = '<p class="share-said" role="status">Copying…</p>'
+    return f'<div class="share">{button}{said}</div>'
+
+
+__all__ = ["LEVEL_ORDER", "howto_button", "howto_dialog", "coach_box", "offer", "setup_top", "form_hidden",
+           "link_choice", "link_note", "guided_checkbox", "record_panel", "copy_link", "guided_card", "guided_count",
+           "pile_suffix", "card_flag", "guided_noble"]

@@ -1,0 +1,201 @@
+"""A player's own record, kept in this browser: games finished and won per bot level and player count, the best
+score and the shortest win in rounds.
+
+It lives under its own versioned key, apart from the saved game; a finished game is counted once (its id is
+remembered), so a reload of the end screen does not count it again. A record that cannot be read is moved aside
+under another key, like a damaged save, and the person is told. Pure Python (storage through the ``Storage``
+interface), tested under CPython.
+
+>>> from splendor.web.storage import MemoryStorage
+>>> import splendor
+>>> rec = PlayerRecord(MemoryStorage())
+>>> rec.load() is None
+True
+>>> game = splendor.new_game(players=2, seed=1)
+>>> game.phase_ = "over"  # as if it had ended: the scores are 0-0, a shared victory
+>>> rec.count(game, [{"bot": None}, {"bot": "hard"}], "g1"), rec.count(game, [{"bot": None}, {"bot": "hard"}], "g1")
+(True, False)
+>>> rec.totals()
+{'played': 1, 'won': 1, 'best': 0, 'fastest': 1}
+"""
+
+import json
+import re
+import time
+
+from .storage import StorageError
+
+RECORD_KEY = "splendor.record.v1"
+CORRUPT_PREFIX = "splendor.record.corrupt."
+FORMAT = "splendor-player-record"
+VERSION = 1
+LEVEL_ORDER = ("easy", "medium", "hard", "mixed")
+MAX_COUNTED = 200  # ids of the latest finished games remembered, so each is counted once
+_BUCKET = re.compile(r"^[234]:(easy|medium|hard|mixed)$")
+_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+
+
+class RecordError(ValueError):
+    """The stored record cannot be read; the message says why, in words."""
+
+
+def empty():
+    return {"format": FORMAT, "version": VERSION, "games": {}, "counted": []}
+
+
+def bucket_of(seats):
+    """'3:medium' for three players against medium bots; 'mixed' when the bots' levels differ."""
+    levels = {s.get("bot") for s in seats[1:]}
+    level = levels.pop() if len(levels) == 1 else "mixed"
+    if level not in LEVEL_ORDER:
+        level = "mixed"
+    return f"{len(seats)}:{level}"
+
+
+def _count(value, what, low=0, high=10**6):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RecordError(f"{what} is not a whole number from {low} to {high}")
+    return value
+
+
+def validate(data):
+    """The record in ``data`` (parsed JSON), checked field by field; RecordError when anything is off."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError("it is not a Splendor player record")
+    if data.get("version") != VERSION:
+        raise RecordError(f"it has format version {data.get('version')!r}, and this page reads {VERSION}")
+    games = data.get("games")
+    if not isinstance(games, dict):
+        raise RecordError("its games are not a table")
+    clean = {}
+    for key, row in games.items():
+        if not isinstance(key, str) or not _BUCKET.match(key):
+            raise RecordError(f"{str(key)[:20]!r} is not a player count and bot level")
+        if not isinstance(row, dict):
+            raise RecordError(f"the row {key} is not a table")
+        played = _count(row.get("played"), f"games played ({key})")
+        won = _count(row.get("won"), f"games won ({key})", 0, played)
+        best = row.get("best")
+        fastest = row.get("fastest")
+        clean[key] = {"played": played, "won": won,
+                      "best": None if best is None else _count(best, f"the best score ({key})", 0, 999),
+                      "fastest": None if fastest is None else _count(fastest, f"the shortest win ({key})", 1, 999)}
+    counted = data.get("counted", [])
+    if not isinstance(counted, list) or not all(isinstance(x, str) and _ID.match(x) for x in counted):
+        raise RecordError("its list of counted games is damaged")
+    return {"format": FORMAT, "version": VERSION, "games": clean, "counted": counted[-MAX_COUNTED:]}
+
+
+def rounds_played(game):
+    """Rounds the game took (the last one may be short when every player passed)."""
+    return max(1, -(-game.turns // game.players_count))
+
+
+class PlayerRecord:
+    """The record in ``storage`` (under RECORD_KEY): ``load``, ``count`` a finished game, read it for the page."""
+
+    def __init__(self, storage, clock=time.time, key=RECORD_KEY):
+        self.storage = storage
+        self.clock = clock
+        self.key = key
+        self.data = empty()
+        self.available = True  # False when storage refused: the record is then kept for this visit only
+        self.blocked = False  # True when a damaged record could not be moved aside: never write over it
+
+    def load(self):
+        """Read the stored record. Returns None, or a sentence for the person when it was damaged (it is then
+        kept under another key and a new record begins). Unusable storage leaves ``available`` False."""
+        try:
+            raw = self.storage.get(self.key)
+        except StorageError:
+            self.available = False  # the record panel says so; the save's own notice tells about storage
+            return None
+        if raw is None:
+            self.data = empty()
+            return None
+        try:
+            self.data = validate(json.loads(raw))
+            return None
+        except (ValueError, RecordError) as exc:
+            reason = str(exc) if isinstance(exc, RecordError) else "it is not readable JSON"
+        self.data = empty()
+        try:
+            kept = self._quarantine(raw)
+            where = f"It was kept under the key “{kept}”, not deleted, and a new record begins."
+        except StorageError:
+            self.blocked = True
+            where = ("It could not be moved aside (storage refused), so it was left where it was and this visit "
+                     "will not write over it.")
+        return f"Your record of past games could not be read: {reason}. {where}"
+
+    def _quarantine(self, raw):
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(self.clock()))
+        key = CORRUPT_PREFIX + stamp
+        existing = set(self.storage.keys())
+        k = 2
+        while key in existing:
+            key = f"{CORRUPT_PREFIX}{stamp}.{k}"
+            k += 1
+        self.storage.set(key, raw)  # first keep a copy, then free the key: nothing is lost on a failure
+        self.storage.remove(self.key)
+        return key
+
+    def _write(self):
+        if self.blocked or not self.available:
+            return False
+        try:
+            self.storage.set(self.key, json.dumps(self.data, separators=(",", ":")))
+        except StorageError:
+            return False
+        return True
+
+    def count(self, game, seats, game_id, person=0):
+        """Add the finished ``game`` (seats as the controller keeps them) once; True when it was counted now.
+
+        A rotating-start series counts as one game won or lost on its summed scores; its best score and length
+        are not single-game figures, so they are left out of those columns.
+        """
+        if game is None or not game.is_over or not game_id or not _ID.match(str(game_id)):
+            return False
+        if game_id in self.data["counted"]:
+            return False
+        series = "rotating_series" in game.variants
+        row = self.data["games"].setdefault(bucket_of(seats), {"played": 0, "won": 0, "best": None,
+                                                               "fastest": None})
+        row["played"] += 1
+        won = person in game.winners
+        if won:
+            row["won"] += 1
+        if not series:
+            score = game.scores[person]
+            row["best"] = score if row["best"] is None else max(row["best"], score)
+            if won:
+                rounds = rounds_played(game)
+                row["fastest"] = rounds if row["fastest"] is None else min(row["fastest"], rounds)
+        self.data["counted"] = (self.data["counted"] + [game_id])[-MAX_COUNTED:]
+        self._write()
+        return True
+
+    # -- reading, for the page -------------------------------------------------------------------------------------
+    def totals(self):
+        rows = self.data["games"].values()
+        best = [r["best"] for r in rows if r["best"] is not None]
+        fastest = [r["fastest"] for r in rows if r["fastest"] is not None]
+        return {"played": sum(r["played"] for r in rows), "won": sum(r["won"] for r in rows),
+                "best": max(best) if best else None, "fastest": min(fastest) if fastest else None}
+
+    def table(self):
+        """[(level, {players: row or None})] for the levels played, in LEVEL_ORDER."""
+        games = self.data["games"]
+        out = []
+        for level in LEVEL_ORDER:
+            cells = {n: games.get(f"{n}:{level}") for n in (2, 3, 4)}
+            if any(cells.values()):
+                out.append((level, cells))
+        return out
+
+    def export_text(self):
+        """The record as indented JSON text, to download as a backup (the counted ids included)."""
+        data = dict(self.data)
+        data["exported"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.clock()))
+        return json.dumps(data, indent=2) + "\n"
