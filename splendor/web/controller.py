@@ -17,9 +17,9 @@ import json
 import random
 import time
 
-from ..engine import COLORS, Action, IllegalActionError, Game, card_from_code, new_game, noble_from_code, replay
+from ..engine import COLORS, Action, IllegalActionError, Game, card_from_code, new_game, noble_from_code
 from ..engine import parse_action
-from . import words
+from . import records_io, words
 from .learn import LearnShare
 from .storage import SaveSlot, StorageError
 
@@ -272,13 +272,12 @@ class App(LearnShare):
         return True
 
     def _restore(self, raw):
-        data = json.loads(raw)
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError("it is not a Splendor save")
-        if data.get("version") != SAVE_VERSION:
-            raise ValueError(f"it has format version {data.get('version')!r}, and this page reads {SAVE_VERSION}")
+        # Each check says in words what is wrong: cut short, not a save, an older or newer format, moves that
+        # break the rules (records_io).
+        data = records_io.parse_object(raw, "Splendor save")
+        records_io.check_format(data, SAVE_FORMAT, SAVE_VERSION, "Splendor save")
         record = data.get("record")
-        game = replay(record)
+        game = records_io.replay_record(record)
         seats = data.get("seats")
         if not isinstance(seats, list) or len(seats) != game.players_count:
             raise ValueError("its players do not match the game")

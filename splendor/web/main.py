@@ -19,7 +19,7 @@ js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python
 from pyodide.ffi import create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
-from splendor.web import keyboard, learn_page, view  # noqa: E402
+from splendor.web import keyboard, learn_page, records_io, records_page, view  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
 from splendor.web.storage import Storage, StorageError  # noqa: E402
 
@@ -203,6 +203,10 @@ def on_click(event):
     if act == "export-record":
         learn_page.download(*app.record_export())
     keys.remember(el)
+    if act == "export-game":  # a download: nothing on the page changes
+        if app.game is not None:
+            records_page.download(*records_io.export_game(app))
+        return
     before = len(app.game.history) if app.game else -1
     had_dialog = app.selected is not None
     app.act(act, data)
@@ -242,6 +246,9 @@ def form_values():
 
 def on_change(event):
     el = event.target
+    if not _null(el) and str(el.id or "") == "import-file":
+        spawn(open_game_file(el))
+        return
     if _null(el) or _null(el.dataset) or _null(el.dataset.setting) or not root.contains(el):
         return
     name = str(el.dataset.setting)
@@ -388,6 +395,21 @@ async def copy_link():
         if not _null(field):
             field.focus()
             field.select()
+
+
+async def open_game_file(input_el):
+    """A game file was picked on the new-game screen: open its game (checked move by move) or say why not."""
+    picked = await records_page.picked_file(input_el)
+    if picked is None:
+        return
+    opened = records_io.open_file(app, picked[1], picked[0])
+    render()
+    if opened:
+        app.awaiting = None
+        announce("Game opened from the file.")
+        schedule_bots()
+    else:
+        announce("The file could not be opened.")
 
 
 async def run_hint():

@@ -15,7 +15,7 @@ True
 from html import escape
 
 from ..engine import COLORS, TOKEN_COLORS, Action
-from . import learn_view, words
+from . import learn_view, records_io, words
 from .controller import LEVELS, VARIANT_NAMES
 
 SPRITE = "assets/gems.svg"
@@ -265,6 +265,7 @@ def render_setup(app):
 <div class="start-row"><button type="button" class="primary btn-large" data-act="start" id="start">Start game</button>{back}</div>
 {message}
 </form>
+{records_io.import_control()}
 {learn_view.record_panel(app)}
 </main>
 {learn_view.howto_dialog(app)}
@@ -331,6 +332,7 @@ def render_game(app):
 </section>
 <section class="log" aria-label="Game log">
 <h2>Log</h2>
+{records_io.export_button()}
 {log_list(app)}
 </section>
 </main>
@@ -732,7 +734,7 @@ def end_dialog(app):
 {tie}
 <p class="small">Seed {g.seed}: the same seed deals the same cards.</p>
 {learn_view.copy_link(app)}
-<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}</div>
+<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
 </div>"""
 
 

@@ -1,0 +1,190 @@
+"""Reading saved and shared games defensively, and the game file a person can download and open again.
+
+Pure Python (no browser imports), tested under CPython. Everything read here comes from outside (localStorage,
+a file the person picked), so every check says in plain words what is wrong, and nothing is trusted until the
+engine has replayed the game's moves by the rules.
+
+A game file (``export_game``) is JSON::
+
+    {"format": "splendor-game", "version": 1, "exported": "2025-01-02T03:04:05Z",
+     "players": [{"name": "You", "bot": null}, {"name": "Bot 1", "bot": "medium"}],
+     "record": {... splendor.Game.record(): setup, seed and every action ...}}
+
+>>> from splendor.web.controller import App
+>>> from splendor.web.storage import MemoryStorage
+>>> app = App(MemoryStorage())
+>>> app.act("start", {"seed": "7", "starts": "person"})
+>>> name, text = export_game(app, clock=lambda: 0)
+>>> name
+'splendor-game-seed7-move0.json'
+>>> other = App(MemoryStorage())
+>>> import_game(other, text, "game.json")
+>>> other.game.to_dict() == app.game.to_dict()
+True
+>>> import_game(other, '{"format": "splendor-game", "version": 1, "record": {}}')
+Traceback (most recent call last):
+...
+splendor.web.records_io.RecordProblem: its moves cannot be replayed by the rules (not a game record: format is None, expected 'splendor-record')
+"""
+
+import json
+import time
+
+from ..engine import Game, parse_action, replay
+
+GAME_FORMAT = "splendor-game"
+GAME_VERSION = 1
+MAX_FILE_BYTES = 2_000_000  # a long 4-player game is about 10 KB; anything this big is not a game file
+MAX_ACTIONS = 5_000
+
+
+class RecordProblem(ValueError):
+    """A save or a game file that cannot be used; the message says why in words (after "it ...")."""
+
+
+def parse_object(text, kind):
+    """The JSON object in ``text``; RecordProblem in words when it is cut short, not JSON, or not an object."""
+    if not isinstance(text, str):
+        raise RecordProblem("it is not text")
+    if not text.strip():
+        raise RecordProblem("it is empty")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise RecordProblem("it is nested too deeply to be a " + kind) from None
+    except ValueError as exc:
+        where = f" (at character {exc.pos})" if getattr(exc, "pos", None) is not None else ""
+        raise RecordProblem(f"its text is cut short or damaged: it is not readable JSON{where}") from None
+    if not isinstance(data, dict):
+        raise RecordProblem(f"it is JSON, but not a {kind} (a {type(data).__name__} instead of an object)")
+    return data
+
+
+def check_format(data, fmt, version, kind):
+    """The format name and version: an older or newer version is told as such."""
+    if data.get("format") != fmt:
+        raise RecordProblem(f"it is JSON, but not a {kind} (its format is {short(data.get('format'))})")
+    found = data.get("version")
+    if found == version:
+        return
+    if isinstance(found, int) and not isinstance(found, bool):
+        age = "newer" if found > version else "older"
+        raise RecordProblem(f"it was written by a {age} version of this page (format {found}; this page reads "
+                            f"format {version})")
+    raise RecordProblem(f"its format version is {short(found)}, not a number this page knows")
+
+
+def short(value, limit=40):
+    """A value from outside, shortened for a message (the page shows it as text)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def replay_record(record):
+    """The game the record describes, every action checked by the rules; RecordProblem naming the first bad one."""
+    if isinstance(record, dict) and isinstance(record.get("actions"), list) and len(record["actions"]) > MAX_ACTIONS:
+        raise RecordProblem(f"it has {len(record['actions'])} moves, more than any real game")
+    try:
+        return replay(record)
+    except ValueError as exc:
+        raise RecordProblem(f"its moves cannot be replayed by the rules ({exc})") from None
+
+
+# -- the game file -------------------------------------------------------------------------------------------------
+def export_game(app, clock=time.time):
+    """(file name, JSON text) of the game on the table: its record and its players."""
+    g = app.game
+    if g is None:
+        raise RecordProblem("there is no game to save")
+    data = {
+        "format": GAME_FORMAT,
+        "version": GAME_VERSION,
+        "exported": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(clock())),
+        "players": [{"name": s["name"], "bot": s["bot"]} for s in app.seats],
+        "record": g.record(),
+    }
+    name = f"splendor-game-seed{g.seed}-move{len(g.history)}.json"
+    return name, json.dumps(data, indent=1)
+
+
+def read_game_file(text):
+    """(game, players) from a game file's text, fully checked; RecordProblem in words otherwise."""
+    from .controller import BOT_NAMES, LEVELS, clean_name
+
+    if isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
+        raise RecordProblem("it is far too large to be a game file")
+    data = parse_object(text, "Splendor game file")
+    if data.get("format") == "splendor-save":
+        raise RecordProblem("it is a page's save, not a game file: use the Download button of a game")
+    if data.get("format") == "splendor-record" and "actions" in data:
+        data = {"format": GAME_FORMAT, "version": GAME_VERSION, "record": data}  # a bare engine record
+    check_format(data, GAME_FORMAT, GAME_VERSION, "Splendor game file")
+    game = replay_record(data.get("record"))
+    players = data.get("players")
+    if players is None:
+        players = [{"name": "You", "bot": None}] + [{"bot": "medium"}] * (game.players_count - 1)
+    if not isinstance(players, list) or len(players) != game.players_count:
+        raise RecordProblem(f"it names {short(len(players) if isinstance(players, list) else players)} players for a "
+                            f"{game.players_count}-player game")
+    seats = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict):
+            raise RecordProblem(f"player {i + 1} is not described as an object")
+        bot = p.get("bot")
+        if i == 0 and bot is not None:
+            raise RecordProblem("its first player is a bot; the first player is the person at this screen")
+        if i > 0 and bot not in LEVELS:
+            raise RecordProblem(f"player {i + 1} is not a bot of a known level ({', '.join(LEVELS)})")
+        seats.append({"name": clean_name(p.get("name"), "You" if i == 0 else BOT_NAMES[i - 1]), "bot": bot})
+    return game, seats
+
+
+def import_game(app, text, file_name=""):
+    """Put the game of a game file on the table (replacing the one in progress, which the file's game then
+    saves over). RecordProblem in words, and nothing changed, when the file cannot be used."""
+    game, seats = read_game_file(text)
+    record = game.record()
+    # Replay it once more through the page's own path, so the log, undo and the bots' turns are as in live play.
+    app.game = Game(record["players"], record["seed"], record["first_player"], tuple(record["variants"]))
+    app.seats = seats
+    app.log, app.actors = [], []
+    app.screen = "game"
+    app._reset_turn_ui()
+    named = f" “{file_name}”" if file_name else ""
+    app._note(f"Game opened from the file{named}: {len(record['actions'])} moves replayed by the rules.")
+    app._note(app._turn_start_words())
+    for text_action in record["actions"]:
+        g = app.game
+        app._apply(parse_action(g, text_action), g.current_player)
+    app.show_end = True
+    restored = getattr(app, "_game_restored", None)  # the learning features' hook, where present
+    if restored is not None:
+        restored({"record": record, "seats": seats})
+    app.save()
+
+
+# -- the controls (HTML; no outside text in them) ------------------------------------------------------------------------
+def export_button(id_="export-game"):
+    """The button that downloads the game on the table as a game file."""
+    return (f'<button type="button" class="secondary export" data-act="export-game" id="{id_}">'
+            'Download this game (JSON)</button>')
+
+
+def import_control():
+    """The new-game screen's file picker that opens a game file."""
+    return ('<section class="game-file" aria-labelledby="file-title"><h2 id="file-title">Open a game file</h2>'
+            '<p class="small">A game downloaded from this page, on this device or another: it is checked move by '
+            'move against the rules, then you play on from where it stopped.</p>'
+            '<label class="file-pick" for="import-file"><span>Choose a game file (.json)</span>'
+            '<input type="file" id="import-file" accept=".json,application/json"></label></section>')
+
+
+def open_file(app, text, file_name):
+    """The person picked a file: open its game, or tell why not (a lasting notice). True when opened."""
+    app.notices = [n for n in app.notices if n["kind"] != "import"]
+    try:
+        import_game(app, text, file_name)
+    except RecordProblem as exc:
+        app._notice("import", f"The file “{file_name}” cannot be opened: {exc}. Nothing was changed.")
+        return False
+    return True
