@@ -5,7 +5,9 @@ browser: one delegated click listener, ``localStorage``, the lazily created bot 
 
 URL settings for tests and benchmarks (not shown on the page): ``pace=<seconds>`` pause between bot turns
 (default 0.9), ``bot_budget=<seconds>`` or ``bot_budget=iterations:<n>``, ``worker=off`` (play the light bot on
-this thread, as when the worker cannot start).
+this thread, as when the worker cannot start), ``bot_patience=<seconds>`` (how long past its budget a worker's
+answer may take before it counts as hung; default 8). Test hook, for tests/browser/test_worker_faults.py only:
+``test_worker_fault=crash|hang|stale`` asks the worker to fail that way on every move (see worker.py).
 """
 
 import asyncio
@@ -29,6 +31,13 @@ WORKER_NAME = "ai"
 WORKER_SRC = "./splendor/web/worker.py"
 WORKER_BOOT_WAIT = 20.0  # seconds a bot's turn waits for a worker still starting before playing on this thread
 EXTRA_THINK = 8.0  # seconds beyond its budget after which a worker's answer counts as hung
+
+
+def _patience():
+    try:
+        return max(0.1, min(60.0, float(param("bot_patience") or EXTRA_THINK)))
+    except ValueError:
+        return EXTRA_THINK
 
 
 def light_answer(request_text):
@@ -127,6 +136,9 @@ def _budget():
 
 
 PACE = _pace()
+PATIENCE = _patience()
+# TEST HOOK: only tests set it (a URL setting); each move request then asks the worker to fail in that way.
+TEST_FAULT = param("test_worker_fault") if param("test_worker_fault") in ("crash", "hang", "stale") else None
 app = App(LocalStorage(), bot_budget=_budget())
 root = document.getElementById("app")
 keys = keyboard.Keys(document, root)
@@ -308,6 +320,11 @@ async def run_bots():
         render()
         reply = await ask(request)
         result = app.bot_reply(reply)
+        if result == "stale" and _turn_id(reply) != request["turn_id"] and app.awaiting is not None \
+                and app.awaiting["turn_id"] == request["turn_id"]:
+            # The worker answered another question than the one asked (an old position): it is out of step.
+            worker_failed("the bot helper answered for an old position")
+            result = app.bot_reply(light_answer(json.dumps(request)))
         if result.startswith("error"):
             js.console.warn(f"Splendor: the bot's answer was refused ({result}); the light bot plays instead")
             app.bot_failed()
@@ -334,16 +351,21 @@ async def ask(request):
     if worker is None:
         return light_answer(text)
     budget = request.get("budget") or {}
-    limit = float(budget.get("seconds", 2.0)) + EXTRA_THINK
+    limit = float(budget.get("seconds", 2.0)) + PATIENCE
+    asked = json.dumps(dict(request, test_fault=TEST_FAULT)) if TEST_FAULT and request.get("mode") != "hint" else text
 
     async def call():
-        return str(await worker.choose(text))
+        return str(await worker.choose(asked))
 
     started = time.perf_counter()
     try:
         answer = await asyncio.wait_for(call(), timeout=limit)
-    except Exception as exc:  # a crash or a hang: play on without the worker
-        worker_failed(f"the bot helper stopped answering ({type(exc).__name__})")
+    except asyncio.TimeoutError:  # a hang: stop it (it would burn a core), play on without it
+        worker_failed(f"the bot helper took more than {limit:g} seconds to answer", stop=True)
+        return light_answer(text)
+    except Exception as exc:  # a crash: play on without the worker
+        js.console.warn(f"Splendor: the bot helper failed: {exc}")
+        worker_failed(f"the bot helper stopped working ({type(exc).__name__})")
         return light_answer(text)
     document.body.dataset.botMs = str(round((time.perf_counter() - started) * 1000))
     return answer
@@ -378,11 +400,28 @@ async def _boot_worker():
     document.body.dataset.worker = "1"
 
 
-def worker_failed(reason):
+def _turn_id(reply):
+    try:
+        data = json.loads(reply) if isinstance(reply, str) else reply
+        return data.get("turn_id") if isinstance(data, dict) else None
+    except ValueError:
+        return None
+
+
+def worker_failed(reason, stop=False):
     state["worker_failed"] = True
     state["worker"] = None
+    if stop:
+        try:
+            script = document.querySelector(f'script[worker][name="{WORKER_NAME}"]')
+            if not _null(script) and not _null(script.xworker):
+                script.xworker.terminate()
+        except Exception as exc:  # already gone: nothing to stop
+            js.console.warn(f"Splendor: could not stop the bot helper ({exc})")
     app.fallback_note = (f"Bots now think on this page's own thread, at a lighter level: {reason}. The game goes on; "
                          "reload the page to try the full bots again.")
+    document.body.dataset.worker = "failed"
+    announce(f"The bots switched to a lighter level: {reason}.")
     render()
 
 

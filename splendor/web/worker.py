@@ -6,6 +6,7 @@ it, so a bot cannot see what its seat may not.
 
 import json
 import sys
+import time
 
 from splendor.web.botcall import answer
 
@@ -17,7 +18,32 @@ except ImportError:  # pragma: no cover - reported by the first answer instead
 
 def choose(request_text):
     """A bot's move (or a hint) for the request: see ``splendor.web.botcall`` and ``splendor.ai.protocol``."""
-    return answer(request_text)
+    fault = _test_fault(request_text)
+    if fault == "crash":
+        raise RuntimeError("test hook: the bot helper crashed on purpose")
+    if fault == "hang":
+        end = time.monotonic() + 30.0  # the page stops this worker long before
+        while time.monotonic() < end:
+            pass
+    reply = answer(request_text)
+    if fault == "stale":
+        data = json.loads(reply)
+        data["turn_id"] = "0:0:0"  # an answer for a position long gone
+        reply = json.dumps(data)
+    return reply
+
+
+def _test_fault(request_text):
+    """TEST HOOK: a request carrying ``"test_fault"`` (sent only when the page's address has
+    ``test_worker_fault=...``, see main.py) makes this worker crash, hang or answer for an old position, so the
+    browser tests can check that the page recovers. Any other request is answered normally."""
+    if '"test_fault"' not in request_text:
+        return None
+    try:
+        fault = json.loads(request_text).get("test_fault")
+    except (ValueError, AttributeError):
+        return None
+    return fault if fault in ("crash", "hang", "stale") else None
 
 
 def ping(json_text):
