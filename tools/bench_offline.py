@@ -61,6 +61,18 @@ performance.mark("bare-ready");
 document.body.dataset.ready = "1";
 """
 MARK_JS = "(name) => { const m = performance.getEntriesByName(name); return m.length ? m[0].startTime : null; }"
+# Where the game's second visit spends its time: the runtime files arrive, then Pyodide and PyScript
+# start (until main.py runs: the page's mark "splendor-main"), then the game's modules are imported and
+# the board is drawn ("splendor-ready").
+PHASES_JS = """() => {
+  const end = (suffix) => {
+    const e = performance.getEntriesByType("resource").find((r) => r.name.split("?")[0].endsWith(suffix));
+    return e ? e.responseEnd : null;
+  };
+  const mark = (name) => { const m = performance.getEntriesByName(name); return m.length ? m[0].startTime : null; };
+  return { wasm_arrived: end("/pyodide.asm.wasm"), main_started: mark("splendor-main"),
+           board: mark("splendor-ready") };
+}"""
 
 
 def bare_site(site: Path, out: Path) -> Path:
@@ -146,6 +158,7 @@ def game_run(pw, url: str, server, profile: Path, sizes: Sizes) -> dict:
     page.wait_for_selector('body[data-ready="1"]', state="attached")
     page.get_by_role("region", name="Market").wait_for()
     result["visit2_board_ms"] = page.evaluate(MARK_JS, "splendor-ready")
+    result["visit2_phases"] = page.evaluate(PHASES_JS)
     page.wait_for_function("() => document.body.dataset.worker === '1'", polling=100)
     page.wait_for_timeout(500)
     context.close()
@@ -240,6 +253,15 @@ def main(argv: list[str] | None = None) -> int:
             reval = statistics.median(r[f"visit{visit}"]["revalidated"] for r in rows)
             cells.append(f"{fmt_bytes(raw)} raw, {fmt_bytes(gz)} gzip; {n:.0f} downloads, {reval:.0f} 304s")
         print(f"| visit {visit} | {cells[0]} | {cells[1]} |")
+    phases = [r["visit2_phases"] for r in games if r["visit2_phases"]["main_started"] is not None]
+    if phases:
+        wasm = statistics.median(p["wasm_arrived"] for p in phases)
+        main_ = statistics.median(p["main_started"] for p in phases)
+        board = statistics.median(p["board"] for p in phases)
+        print()
+        print(f"game, second visit (medians): runtime files in by {wasm / 1000:.2f} s; Pyodide + PyScript "
+              f"started, main.py running at {main_ / 1000:.2f} s; game imported and board drawn at "
+              f"{board / 1000:.2f} s (bare page: Python ready at {b2 / 1000:.2f} s)")
     answered = games[-1]["visit2_answered"]
     print()
     print(f"game, second visit (last run): {answered['sw']} responses from the service worker, "

@@ -126,7 +126,8 @@ self.addEventListener("message", (event) => {
   }
 });
 
-async function respond(request) {
+async function respond(event) {
+  const request = event.request;
   const cache = await caches.open(CACHE_NAME);
   const navigate = request.mode === "navigate";
   const cached = navigate
@@ -144,7 +145,7 @@ async function respond(request) {
       !request.headers.has("range")
     ) {
       // Not precached but used: keep it for the next offline start.
-      cache.put(request, response.clone()).catch(() => {});
+      event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
     }
     return response;
   } catch (error) {
@@ -160,5 +161,5 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   if (new URL(request.url).origin !== self.location.origin) return;
-  event.respondWith(respond(request));
+  event.respondWith(respond(event));
 });
