@@ -107,10 +107,11 @@ class SiteServer(ThreadingHTTPServer):
         host: str = HOST,
         quiet: bool = True,
         netlify_headers: bool = False,
+        header_rules: list | None = None,
     ):
         self.transfers: list[tuple[str, int | None, int]] = []
-        rules = None
-        if netlify_headers:
+        rules = header_rules
+        if netlify_headers and rules is None:
             if str(ROOT) not in sys.path:
                 sys.path.insert(0, str(ROOT))
             from tools.netlify_headers import site_rules
@@ -147,16 +148,20 @@ def start_server(
     port: int = 0,
     quiet: bool = True,
     netlify_headers: bool = False,
+    header_rules: list | None = None,
 ) -> tuple[SiteServer, str]:
     """Serve site_dir on 127.0.0.1 in a background thread (port 0: a free one).
 
-    netlify_headers: send the deployed site's headers (CSP, caching) instead of no-cache.
+    netlify_headers: send the deployed site's headers (CSP, caching) instead of no-cache;
+    header_rules: other rules in the same form (tools/netlify_headers.py), e.g. a changed CSP.
     Returns (server, url); call server.stop() to end it.
     """
     site_dir = Path(site_dir).resolve()
     if not (site_dir / "index.html").is_file():
         raise FileNotFoundError(f"{site_dir} has no index.html: build the site first")
-    server = SiteServer(site_dir, port=port, quiet=quiet, netlify_headers=netlify_headers).start()
+    server = SiteServer(
+        site_dir, port=port, quiet=quiet, netlify_headers=netlify_headers, header_rules=header_rules
+    ).start()
     return server, server.url
 
 
