@@ -130,7 +130,8 @@ class GemParents(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in self.VOID:
             return
-        self.stack.append([tag, dict(attrs), [], []])
+        # Text drawn by the stylesheet from data-t (view.drawn) is shown like any other text.
+        self.stack.append([tag, dict(attrs), [dict(attrs)["data-t"]] if dict(attrs).get("data-t") else [], []])
         cls = dict(attrs).get("class") or ""
         m = re.search(r"\bgem-(\w+)", cls)
         if tag == "svg" and m and len(self.stack) > 1:
@@ -185,4 +186,6 @@ def test_every_gem_shape_on_the_table_and_in_dialogs_carries_its_letter():
 
 def test_costs_show_letters_next_to_numbers():
     html = view.pip("red", 3)
-    assert '<b>3</b>' in html and '>R</i>' in html and "gem-red" in html
+    assert '<b data-t="3"' in html and '<i class="pl" data-t="R"' in html and "gem-red" in html
+    found = gems_and_their_text(html)
+    assert found == [("red", "3 R", "span.pip pip-red")]

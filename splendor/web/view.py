@@ -55,34 +55,41 @@ def gem(color, cls=""):
             f'<use href="{SPRITE}#gem-{color}"></use></svg>')
 
 
+def drawn(text, tag="span", cls=""):
+    """Text that is part of a picture (a card's numbers, a gem's letter): drawn by the stylesheet from ``data-t``
+    (``[data-t]::before``), so it is not text of the control it sits in. A card or pile button is named in words
+    (its aria-label); its face's digits and letters, were they text, would read as a label that does not match
+    that name (axe: label-content-name-mismatch, WCAG 2.5.3)."""
+    return f'<{tag}{attrs(class_=cls or None, data_t=text)} aria-hidden="true"></{tag}>'
+
+
 def letter(color):
-    return f'<span class="letter" aria-hidden="true">{words.LETTERS[color]}</span>'
+    return drawn(words.LETTERS[color], cls="letter")
 
 
 def lettered(color):
     """The gem's shape with its letter drawn on it: the compact form for tokens."""
-    return f'<span class="lg lg-{color}">{gem(color)}<i aria-hidden="true">{words.LETTERS[color]}</i></span>'
+    return f'<span class="lg lg-{color}">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
 
 
 def pip(color, n, printed=None):
     """A cost pip: the gem shape with the number and the color's letter in its corner (never colour alone);
     ``printed`` shown struck through when a bonus lowers it."""
-    extra = f'<s class="was">{printed}</s>' if printed is not None and printed != n else ""
+    extra = drawn(printed, "s", "was") if printed is not None and printed != n else ""
     cls = " covered" if printed and n == 0 else (" lowered" if extra else "")
-    return (f'<span class="pip pip-{color}{cls}">{gem(color)}<b>{n}</b>'
-            f'<i class="pl" aria-hidden="true">{words.LETTERS[color]}</i>{extra}</span>')
+    return (f'<span class="pip pip-{color}{cls}">{gem(color)}{drawn(n, "b")}'
+            f'{drawn(words.LETTERS[color], "i", "pl")}{extra}</span>')
 
 
 def bonus_gem(color):
     """A card's bonus: the gem's shape with its letter, drawn large in the card's corner."""
-    return (f'<span class="lg lg-{color} bonus">{gem(color)}'
-            f'<i aria-hidden="true">{words.LETTERS[color]}</i></span>')
+    return f'<span class="lg lg-{color} bonus">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
 
 
 # -- cards -----------------------------------------------------------------------------------------------------------
 def card_face(card, price=None, dots=False):
     """The inside of a card drawn like the printed one: points, bonus gem, cost pips (level dots on request)."""
-    pts = f'<span class="pts">{card.points}</span>' if card.points else '<span class="pts"></span>'
+    pts = drawn(card.points or "", cls="pts")
     pips = []
     for color in COLORS:
         n = card.cost[color]
@@ -92,8 +99,9 @@ def card_face(card, price=None, dots=False):
             pips.append(pip(color, price[color], n))
         else:
             pips.append(pip(color, n))
-    return (f'<span class="card-top">{pts}{bonus_gem(card.bonus)}</span>'
-            f'<span class="cost">{"".join(pips)}</span>'
+    # The face is a picture of what the card's spoken name says: hidden from screen readers and speech input.
+    return (f'<span class="card-top" aria-hidden="true">{pts}{bonus_gem(card.bonus)}</span>'
+            f'<span class="cost" aria-hidden="true">{"".join(pips)}</span>'
             + (f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>' if dots else ""))
 
 
@@ -128,10 +136,10 @@ def market_card(app, level, slot, card):
     badge = ""
     if affordable:
         classes.append("affordable")
-        badge = '<span class="badge can" aria-hidden="true">Can buy</span>'
+        badge = drawn("Can buy", cls="badge can")
     else:
         short = shortfall(app, card)
-        badge = f'<span class="badge short" aria-hidden="true">{short} short</span>'
+        badge = drawn(f"{short} short", cls="badge short")
     if flash and flash.get("slot") == [level, slot]:
         classes.append("flash")
     if app.hint and card.code in app.hint["action"]:
@@ -158,14 +166,14 @@ def deck_button(app, level):
         label += ". Reserve the top card unseen"
     return (f'<button type="button" class="deck lvl-{level}{flash}" id="d{level}"'
             f'{attrs(data_act="card", data_where="deck", data_level=level, aria_label=label, aria_disabled="true" if not left else None)}>'
-            f'<span class="deck-level">{LEVEL_DOTS[level]}</span><span class="deck-count">{left}</span>'
-            f'<span class="deck-word">left</span></button>')
+            f'<span class="deck-level">{LEVEL_DOTS[level]}</span> <span class="deck-count">{left}</span> '
+            f'<span class="deck-word">{"card" if left == 1 else "cards"} left</span></button>')
 
 
 def mini_card(card, label=None, act=None, extra=""):
     """A small card (reserves, tableaus)."""
-    body = (f'<span class="mini-top"><span class="pts">{card.points or ""}</span>{bonus_gem(card.bonus)}</span>'
-            f'<span class="mini-cost">'
+    body = (f'<span class="mini-top" aria-hidden="true">{drawn(card.points or "", cls="pts")}'
+            f'{bonus_gem(card.bonus)}</span><span class="mini-cost" aria-hidden="true">'
             + "".join(pip(c, card.cost[c]) for c in COLORS if card.cost[c])
             + "</span>")
     label = label or card.describe()
@@ -184,11 +192,11 @@ def card_back(level):
 def noble_tile(app, noble, choosable=False, verb=""):
     mine = app.game.players[app.person].bonuses if app.game else {}
     need_more = sum(max(0, n - mine.get(COLORS[i], 0)) for i, n in noble.needs)
-    reqs = "".join(f'<span class="req req-{COLORS[i]}">{lettered(COLORS[i])}<b>{n}</b></span>'
+    reqs = "".join(f'<span class="req req-{COLORS[i]}">{lettered(COLORS[i])}{drawn(n, "b")}</span>'
                    for i, n in noble.needs)
     status = ("You qualify" if need_more == 0 else f"You need {need_more} more")
     label = noble.describe() + f". {status}"
-    body = (f'<span class="noble-pts">3</span><span class="reqs">{reqs}</span>'
+    body = (f'{drawn(3, cls="noble-pts")}<span class="reqs" aria-hidden="true">{reqs}</span>'
             f'<span class="noble-need" aria-hidden="true">{esc(status)}</span>')
     staged = app.staged is not None and app.staged.noble == noble
     if choosable:
@@ -397,7 +405,7 @@ def supply(app):
         if guided and my_action:
             classes.append("guided")
             label += learn_view.pile_suffix(guided)
-        chosen = f'<span class="chosen" aria-hidden="true">+{k}</span>' if k else ""
+        chosen = drawn(f"+{k}", cls="chosen") if k else ""
         piles.append(
             f'<button type="button" class="{" ".join(classes)}" id="pile-{color}"'
             f'{attrs(data_act="gem", data_color=color, aria_label=label, aria_pressed=("true" if k else "false") if color != "gold" else None, aria_disabled="true" if disabled else None)}>'
@@ -500,7 +508,7 @@ def holdings(app, seat, returnable=False):
         if returnable and shown > 0:
             cells.append(f'<td><button type="button" class="ret" id="tok-{color}"'
                          f'{attrs(data_act="return", data_color=color, aria_label=f"Return a {color} token (you hold {shown})")}>'
-                         f'{shown}</button></td>')
+                         f'{drawn(shown)}</button></td>')
         else:
             cells.append(f'<td class="n{zero}">{shown}</td>')
     bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + "<td></td>"
@@ -585,7 +593,8 @@ def log_list(app):
         else:
             text = esc(e["text"])
         items.append(f'<li class="{cls}">{text}</li>')
-    return f'<ol class="log-list" reversed>{"".join(items)}</ol>'
+    # Focusable, so that the scrolling list can be read and scrolled with the keyboard.
+    return f'<ol class="log-list" reversed tabindex="0" aria-label="Moves, newest first">{"".join(items)}</ol>'
 
 
 # -- dialogs ----------------------------------------------------------------------------------------------------------

