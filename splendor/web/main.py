@@ -166,6 +166,7 @@ def render():
     active = document.activeElement
     active_id = "" if _null(active) else str(active.id or "")
     was_in_dialog = not _null(active) and not _null(active.closest('[role="dialog"]'))
+    by_keyboard = not _null(active) and bool(active.matches(":focus-visible"))
     root.innerHTML = view.render(app)
     keys.after_render()
     dialog = document.querySelector('[role="dialog"]')
@@ -189,8 +190,8 @@ def render():
         target = document.getElementById("results")  # the end dialog was hidden: its way back
     if not _null(target):
         target.focus()
-    elif active_id and app.game is not None and app.screen == "game":
-        keys.fallback_focus()
+    elif active_id and by_keyboard and app.game is not None and app.screen == "game":
+        keys.fallback_focus()  # only for keyboard use: a tap must not scroll the page to the supply
     state["opener"] = ""
 
 
