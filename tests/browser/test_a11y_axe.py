@@ -1,6 +1,7 @@
 """axe-core (from npm, served by the local site at runtime/axe/axe.min.js) finds no serious or critical
 accessibility violation on the new-game screen, during a game (with a card dialog open too, and on a phone) and on
-the end screen. Also: reduced motion turns the animations off, and text scales with the browser's font size."""
+the end screen. (The return phase, a damaged-save notice and a refused game file are checked in the tests that
+reach them: test_a11y_keyboard, test_hostile_saves, test_game_files.)"""
 
 from __future__ import annotations
 
@@ -9,22 +10,8 @@ import random
 import re
 
 import splendor
+from a11y_helpers import axe
 from game_driver import SAVE_KEY, open_game, play_turn, settle, start
-
-BAD = ("serious", "critical")
-
-
-def axe(page, site_url, context=None):
-    """The violations of axe's WCAG 2.x A/AA and best-practice rules, as readable lines (serious and critical)."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.add_script_tag(url=site_url + "runtime/axe/axe.min.js")
-    result = page.evaluate("""async (context) => {
-        const r = await axe.run(context || document, {resultTypes: ['violations']});
-        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.map(n => n.target.join(" "))}));
-    }""", context)
-    return [f"{v['impact']} {v['id']}: {v['help']} -> {v['nodes']}" for v in result if v["impact"] in BAD]
-
 
 def finished_save():
     g = splendor.new_game(players=3, seed=12, first_player=0)

@@ -5,6 +5,7 @@ polite live region that says each bot's move and whose turn it is."""
 from __future__ import annotations
 
 import splendor
+from a11y_helpers import axe
 from game_driver import open_game, saved, settle
 from keyboard_driver import (
     MARKET_JS,
@@ -74,7 +75,7 @@ def check_dialog_focus(page, opener):
     assert not page.evaluate("() => document.querySelector('main').inert")
 
 
-def test_a_game_by_keyboard_only_takes_reserves_returns_and_buys(page, console_errors):
+def test_a_game_by_keyboard_only_takes_reserves_returns_and_buys(page, site_url, console_errors):
     open_game(page, "pace=0")
     start_by_keyboard(page, seed=4711)
     settle(page)
@@ -115,6 +116,7 @@ def test_a_game_by_keyboard_only_takes_reserves_returns_and_buys(page, console_e
         if text.startswith("Game over"):
             break
         if "return tokens" in text:
+            assert not (found := axe(page, site_url)), "\n".join(found)  # the return buttons too
             assert return_tokens(page) >= 1
         elif "return" in kinds and (card := affordable(page)):
             buy(page, card)

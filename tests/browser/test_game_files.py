@@ -8,6 +8,7 @@ import json
 import re
 
 import splendor
+from a11y_helpers import axe
 from browser_helpers import non_local
 from game_driver import log_text, open_game, play_turn, saved, settle, start
 
@@ -70,7 +71,7 @@ def test_download_then_open_in_a_fresh_browser_and_play_on(browser, base_url, pa
     assert opened == [] and console_errors == []
 
 
-def test_a_file_that_breaks_the_rules_is_refused_with_the_reason(page, request_log, console_errors):
+def test_a_file_that_breaks_the_rules_is_refused_with_the_reason(page, site_url, request_log, console_errors):
     opened = no_dialogs(page)
     open_game(page)
     start(page, opponents=1, seed=8, starts="You")
@@ -89,6 +90,7 @@ def test_a_file_that_breaks_the_rules_is_refused_with_the_reason(page, request_l
     assert f"The file “{EVIL}.json” cannot be opened" in text  # the file name, as text
     assert "cannot be replayed by the rules (action 1 ('take gold white blue')" in text
     assert "Nothing was changed" in text
+    assert not (found := axe(page, site_url)), "\n".join(found)
     assert saved(page) == before
     # Not JSON at all, then a newer format: each refused in its own words.
     picker.set_input_files(files=[{"name": "half.json", "mimeType": "application/json",

@@ -9,6 +9,7 @@ import json
 import re
 
 import splendor
+from a11y_helpers import axe
 from browser_helpers import wait_ready
 from game_driver import SAVE_KEY, open_game, saved, settle, start
 
@@ -62,7 +63,7 @@ CASES = {
 }
 
 
-def test_each_damaged_save_is_told_kept_aside_and_a_game_goes_on(page, console_errors):
+def test_each_damaged_save_is_told_kept_aside_and_a_game_goes_on(page, site_url, console_errors):
     open_game(page)
     for i, (case, (raw, words)) in enumerate(CASES.items()):
         page.evaluate("([k, v]) => { localStorage.clear(); localStorage.setItem(k, v); "
@@ -76,6 +77,8 @@ def test_each_damaged_save_is_told_kept_aside_and_a_game_goes_on(page, console_e
         assert len(kept) == 1 and kept[0] in text, (case, kept)
         assert page.evaluate("(k) => localStorage.getItem(k)", kept[0]) == raw, case
         assert page.evaluate("() => localStorage.getItem('other')") == "kept"
+        if i == 0:
+            assert not (found := axe(page, site_url)), "\n".join(found)  # the notice is accessible too
         if i == len(CASES) - 1:  # play on: a new game, a move, the bot's answer, all saved
             start(page, opponents=1, starts="You", seed=11)
             page.get_by_role("button", name=re.compile(r"^White gems")).click()
