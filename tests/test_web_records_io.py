@@ -217,11 +217,15 @@ def test_a_bad_game_file_is_refused_with_the_reason_and_nothing_changes(case):
     play(app, "take white blue green")
     before = (app.game.to_dict(), list(app.log), store.data[SAVE_KEY])
     assert records_io.open_file(app, text, f"{EVIL}.json") is False
-    notice = app.notices[-1]["text"]
+    notice = app.import_problem
     assert words in notice and EVIL in notice and "Nothing was changed" in notice, notice
     assert (app.game.to_dict(), app.log, store.data[SAVE_KEY]) == before
+    app.act("new-game", {})
     html = view.render(app)
-    assert "<img" not in html and "&lt;img" in html
+    assert "<img" not in html and "&lt;img" in html and 'role="alert" id="import-problem"' in html
+    # A good file then opens, and the reason goes away.
+    good = export_game(started())[1]
+    assert records_io.open_file(app, good, "good.json") is True and app.import_problem == ""
 
 
 def test_a_bare_engine_record_opens_too():

@@ -29,6 +29,7 @@ splendor.web.records_io.RecordProblem: its moves cannot be replayed by the rules
 
 import json
 import time
+from html import escape
 
 from ..engine import Game, parse_action, replay
 
@@ -170,21 +171,26 @@ def export_button(id_="export-game"):
             'Download this game (JSON)</button>')
 
 
-def import_control():
-    """The new-game screen's file picker that opens a game file."""
+def import_control(app=None):
+    """The new-game screen's file picker that opens a game file, and why the last file picked could not be
+    opened (beside the picker, where the person is looking; the file name and reason shown as text)."""
+    problem = getattr(app, "import_problem", "") if app is not None else ""
+    said = (f'<p class="file-problem" role="alert" id="import-problem">{escape(problem)}</p>' if problem else "")
+    described = ' aria-describedby="import-problem"' if problem else ""
     return ('<section class="game-file" aria-labelledby="file-title"><h2 id="file-title">Open a game file</h2>'
             '<p class="small">A game downloaded from this page, on this device or another: it is checked move by '
             'move against the rules, then you play on from where it stopped.</p>'
             '<label class="file-pick" for="import-file"><span>Choose a game file (.json)</span>'
-            '<input type="file" id="import-file" accept=".json,application/json"></label></section>')
+            '<input type="file" id="import-file" accept=".json,application/json"'
+            f'{described}></label>{said}</section>')
 
 
 def open_file(app, text, file_name):
-    """The person picked a file: open its game, or tell why not (a lasting notice). True when opened."""
-    app.notices = [n for n in app.notices if n["kind"] != "import"]
+    """The person picked a file: open its game (True), or say why not beside the picker (False)."""
+    app.import_problem = ""
     try:
         import_game(app, text, file_name)
     except RecordProblem as exc:
-        app._notice("import", f"The file “{file_name}” cannot be opened: {exc}. Nothing was changed.")
+        app.import_problem = f"The file “{file_name}” cannot be opened: {exc}. Nothing was changed."
         return False
     return True

@@ -273,7 +273,7 @@ def render_setup(app):
 <div class="start-row"><button type="button" class="primary btn-large" data-act="start" id="start">Start game</button>{back}</div>
 {message}
 </form>
-{records_io.import_control()}
+{records_io.import_control(app)}
 {learn_view.record_panel(app)}
 </main>
 {learn_view.howto_dialog(app)}
