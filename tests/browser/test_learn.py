@@ -9,6 +9,7 @@ import json
 import random
 import re
 
+from a11y_helpers import axe
 from browser_helpers import non_local, wait_ready
 from game_driver import SAVE_KEY, is_over, market_names, open_game, play_turn, saved, settle, start
 from pwa_helpers import GAME_QUERY, page_paths, precache_paths, record_requests, wait_controlled
@@ -41,12 +42,15 @@ def open_with_storage(page, items, query="pace=0"):
 
 
 # -- How to play --------------------------------------------------------------------------------------------------------
-def read_the_guide(page):
-    """Open the guide from the table, page through it, close it with Escape and with its button."""
+def read_the_guide(page, site_url=None):
+    """Open the guide from the table, page through it, close it with Escape and with its button (with
+    ``site_url``, axe checks its first page too)."""
     opener = page.get_by_role("button", name="How to play")
     opener.click()
     dialog = page.get_by_role("dialog", name="How to play")
     dialog.wait_for()
+    if site_url:
+        assert not (found := axe(page, site_url)), "the guide:\n" + "\n".join(found)
     assert dialog.get_by_role("heading", name=re.compile("The goal")).is_visible()
     assert dialog.get_by_role("img").first.is_visible()  # the illustration
     dialog.get_by_role("button", name="Next: Gems").click()
@@ -61,11 +65,11 @@ def read_the_guide(page):
     assert page.get_by_role("dialog").count() == 0
 
 
-def test_the_guide_opens_and_closes_from_the_table(page, request_log, console_errors):
+def test_the_guide_opens_and_closes_from_the_table(page, site_url, request_log, console_errors):
     open_game(page)
     start(page, opponents=1, starts="You")
     settle(page)
-    read_the_guide(page)
+    read_the_guide(page, site_url)
     # It is there during a bot's turn too, and on the new-game screen.
     play_turn(page)
     read_the_guide(page)
@@ -127,7 +131,7 @@ def pays_within_two_turns(game, card, take):
     return pays(tok) or any(pays({c: tok[c] + n.get(c, 0) for c in tok}) for n in nexts)
 
 
-def test_the_guided_first_turn_marks_a_card_the_gems_pay_for_and_taking_them_works(page, console_errors):
+def test_the_guided_first_turn_marks_a_card_the_gems_pay_for_and_taking_them_works(page, site_url, console_errors):
     open_game(page)
     offer = page.get_by_role("region", name="New to Splendor?")
     assert offer.is_visible()
@@ -138,6 +142,7 @@ def test_the_guided_first_turn_marks_a_card_the_gems_pay_for_and_taking_them_wor
     settle(page)
     coach = page.get_by_role("region", name="Guide")
     assert coach.is_visible() and "Cheap cards first" in coach.inner_text()
+    assert not (found := axe(page, site_url)), "the guided turn:\n" + "\n".join(found)
     game = splendor.replay(saved(page)["record"])
     assert game.players_count == 3 and game.current_player == 0
     # The marked card, read from its accessible name, is a level 1 card of this market.
@@ -180,7 +185,7 @@ def test_the_guided_first_turn_marks_a_card_the_gems_pay_for_and_taking_them_wor
 
 
 # -- deal links --------------------------------------------------------------------------------------------------------
-def test_a_deal_link_fills_the_new_game_screen_and_deals_the_same_cards(page, console_errors):
+def test_a_deal_link_fills_the_new_game_screen_and_deals_the_same_cards(page, site_url, console_errors):
     open_game(page, "pace=0&seed=4711&players=3&bots=medium,hard&first=person&flavour=mint")
     note = page.locator("#link-note")
     assert "seed 4711, 3 players (bots: medium and hard), you start" in note.inner_text()
@@ -205,6 +210,7 @@ def test_a_deal_link_fills_the_new_game_screen_and_deals_the_same_cards(page, co
     wait_ready(page)
     choice = page.get_by_role("region", name="This link sets up a deal")
     assert "Seed 99, 2 players" in choice.inner_text()
+    assert not (found := axe(page, site_url)), "a link's choice:\n" + "\n".join(found)
     assert saved(page)["record"]["seed"] == 4711  # nothing is overwritten while the person chooses
     choice.get_by_role("button", name="Continue the saved game").click()
     settle(page)
@@ -259,6 +265,7 @@ def test_the_record_counts_a_finished_game_once_and_the_end_screen_links_to_the_
         link = field.input_value()
         assert link == f"{base_url.rstrip('/')}/?seed={seed}&players=2&bots=medium&first=bot"
         assert page.evaluate("() => document.activeElement.id") == "deal-url"
+        assert not (found := axe(page, base_url)), "the end screen's link:\n" + "\n".join(found)
         # A reload of the end screen does not count the game again.
         page.reload()
         wait_ready(page)
@@ -269,6 +276,7 @@ def test_the_record_counts_a_finished_game_once_and_the_end_screen_links_to_the_
         panel = page.get_by_role("region", name="Your record")
         assert "of 1" in panel.get_by_role("table").inner_text()
         assert "on this device only" in panel.inner_text()
+        assert not (found := axe(page, base_url)), "the record:\n" + "\n".join(found)
         with page.expect_download() as download:
             panel.get_by_role("button", name="Download your record (JSON)").click()
         data = json.loads(open(download.value.path()).read())
