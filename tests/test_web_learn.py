@@ -290,8 +290,25 @@ def test_malformed_or_unknown_parameters_are_ignored_and_listed(pairs, kept, ign
 
 def test_no_deal_parameter_means_no_link():
     assert deal_link.parse([]) is None
-    assert deal_link.parse([("pace", "0"), ("bot_budget", "0.2")]) is None
-    assert deal_link.parse([("utm_source", "x")]) is None
+    assert deal_link.parse([("pace", "0"), ("bot_budget", "0.2"), ("worker", "off")]) is None
+    only_unknown = deal_link.parse([("utm_source", "x"), ("pace", "0")])
+    assert only_unknown.settings == {} and only_unknown.ignored_words() == (
+        "Ignored in the link: utm_source=x (not a setting of this page).")
+
+
+def test_a_link_with_nothing_usable_leaves_the_page_as_it_was_and_says_so_quietly():
+    storage = MemoryStorage()
+    App(storage).act("start", {"seed": "11", "starts": "person"})
+    app = App(storage)
+    app.load()
+    assert app.open_link([("sead", "4711")]) == ["sead"]
+    assert app.screen == "game" and app.link is None and app.game.seed == 11
+    assert "Ignored in the link: sead=4711" in app.message
+    fresh = App(MemoryStorage())
+    fresh.load()
+    fresh.open_link([("players", "nine")])
+    html = view.render(fresh)
+    assert fresh.screen == "setup" and "Ignored in the link: players=nine" in html
 
 
 def test_a_long_hostile_value_is_cut_in_the_note():

@@ -11,8 +11,10 @@ the page's query pairs in and puts the link on the clipboard.
 ('4711', 2, ['medium', 'hard'])
 >>> link.ignored
 ['colour=red (not a setting of this page)']
->>> parse([("pace", "0")]) is None  # no deal in the address
+>>> parse([("pace", "0")]) is None  # nothing for a deal in the address
 True
+>>> parse([("sead", "4711")]).ignored  # a typo is not silently dropped
+['sead=4711 (not a setting of this page)']
 """
 
 from urllib.parse import quote
@@ -21,8 +23,8 @@ from ..engine import VARIANTS
 
 #: The parameters of a deal, in the order a link writes them.
 DEAL_PARAMS = ("seed", "players", "bots", "first", "variants")
-#: Settings for tests and benchmarks that main.py reads; never mentioned as ignored.
-PAGE_PARAMS = ("pace", "bot_budget", "worker")
+#: Settings for tests and benchmarks that main.py reads; never mentioned as ignored (a new one belongs here too).
+PAGE_PARAMS = ("pace", "bot_budget", "worker", "bot_patience", "test_worker_fault")
 LEVELS = ("easy", "medium", "hard")  # the bot levels the page offers (controller.LEVELS)
 FIRSTS = ("person", "bot", "random")  # who starts (controller.STARTS)
 #: Shorter names a hand-written link may use for the variants.
@@ -80,13 +82,14 @@ def _shown(name, value):
 
 
 def parse(pairs):
-    """A DealLink for the query's ``pairs`` [(name, value), ...], or None when they name no deal parameter.
+    """A DealLink for the query's ``pairs`` [(name, value), ...], or None when they hold only the page's own test
+    settings (PAGE_PARAMS) or nothing.
 
     Each parameter is taken whole or ignored whole (with the reason in ``ignored``): a link never half-applies
     a malformed value. A repeated parameter counts once, the first time.
     """
     pairs = [(str(k), str(v)) for k, v in pairs]
-    if not any(k in DEAL_PARAMS for k, _ in pairs):
+    if all(k in PAGE_PARAMS for k, _ in pairs):
         return None
     settings = {}
     ignored = []

@@ -83,13 +83,20 @@ class LearnShare:
     # -- deal links ------------------------------------------------------------------------------------------------
     def open_link(self, pairs):
         """Read the page address's query ``pairs``. A link with a deal fills in the new-game screen, unless a game
-        is in progress: then the person chooses first (continue it, or set up the linked deal). Returns the
-        parameter names main.py may drop from the address (the link has been taken in), or [] when none."""
+        is in progress: then the person chooses first (continue it, or set up the linked deal). What the link has
+        that cannot be used is said quietly (beside the form, or in the game's status line). Returns the parameter
+        names main.py may drop from the address (the link has been taken in), or [] when none."""
         link = deal_link.parse(pairs)
         if link is None:
             return []
         names = [k for k, _ in pairs if k not in deal_link.PAGE_PARAMS]
-        if self.game is not None and not self.game.is_over:
+        in_progress = self.game is not None and not self.game.is_over
+        if not link.settings:  # nothing to set up: whatever is on show stays, quietly told
+            if self.game is not None and self.screen == "game":
+                self.message = link.ignored_words()
+            else:
+                self.link_ignored = link.ignored_words()
+        elif in_progress:
             self.link = link
             self.screen = "setup"
         else:
