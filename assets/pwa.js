@@ -40,12 +40,15 @@
     window.navigator.standalone === true ||
     (window.matchMedia && window.matchMedia("(display-mode: standalone)").matches);
 
+  // The notices' container exists (empty) from the start and is a polite live region, so a screen
+  // reader announces a notice when it appears.
   function region() {
     let box = document.getElementById("pwa-notices");
     if (!box) {
       box = document.createElement("div");
       box.id = "pwa-notices";
       box.className = "pwa-notices";
+      box.setAttribute("aria-live", "polite");
       document.body.prepend(box);
     }
     return box;
@@ -268,6 +271,7 @@
   }
 
   function start() {
+    region();
     offerIosSteps();
     if (standalone()) askPersist(); // installed: the browser grants it without asking
     else {

@@ -47,6 +47,8 @@ def test_new_version_is_offered_and_reload_keeps_the_game(browser, tmp_path):
         offer = page.get_by_role("status", name="New version")
         offer.wait_for()
         assert "A new version of the game is ready" in offer.inner_text()
+        # announced: it appears inside a polite live region that was on the page before it
+        assert offer.locator("xpath=..").get_attribute("aria-live") == "polite"
         reload = offer.get_by_role("button", name="Reload")
         assert reload.bounding_box()["height"] >= 44
 
