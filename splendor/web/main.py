@@ -307,7 +307,8 @@ async def run_bots():
         seat = app.bot_to_move()
         if seat is None:
             if last_seat is not None and app.my_turn:
-                announce(f"{app.flash['text'] if app.flash else ''} Your turn.".strip())
+                first = state.pop("say_first", "")
+                announce(f"{first} {app.flash['text'] if app.flash else ''} Your turn.".strip())
             return
         if last_seat is not None:
             # Let the person see the last move before the next one: a new turn waits longer than a follow-up
@@ -422,7 +423,8 @@ def worker_failed(reason, stop=False):
     app.fallback_note = (f"Bots now think on this page's own thread, at a lighter level: {reason}. The game goes on; "
                          "reload the page to try the full bots again.")
     document.body.dataset.worker = "failed"
-    announce(f"The bots switched to a lighter level: {reason}.")
+    # Said with "Your turn" (a bot's move announced meanwhile would replace it before a screen reader said it).
+    state["say_first"] = f"The bots switched to a lighter level: {reason}."
     render()
 
 

@@ -31,8 +31,9 @@ def test_the_light_bot_takes_over_and_the_game_goes_on(page, fault):
     assert "lighter level" in note and WORDS[fault] in note, note
     assert page.evaluate("() => document.body.dataset.worker") == "failed"
     assert len(saved(page)["record"]["actions"]) == 2  # the person's move and the bot's, by the light bot
-    said = page.locator("#announce").text_content()
-    assert said.startswith("Bot 1 ") and said.endswith("Your turn."), said
+    said = page.locator("#announce").text_content()  # a screen reader hears it too, with the bot's move
+    assert said.startswith("The bots switched to a lighter level: " + WORDS[fault]), said
+    assert "Bot 1 " in said and said.endswith("Your turn."), said
     # And the game goes on, the light bot answering every move.
     play_turn(page)
     settle(page)
