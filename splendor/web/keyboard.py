@@ -87,14 +87,14 @@ def roving_choice(ids, remembered):
     return ids[0] if ids else None
 
 
+try:
+    from pyodide.ffi import jsnull as _JSNULL
+except ImportError:  # CPython (the tests): there is no JS null
+    _JSNULL = None
+
+
 def _null(x):
-    if x is None:
-        return True
-    try:
-        from pyodide.ffi import jsnull
-    except ImportError:  # pragma: no cover - CPython has no JS null
-        return False
-    return x is jsnull
+    return x is None or x is _JSNULL
 
 
 class Keys:
