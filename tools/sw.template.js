@@ -5,10 +5,10 @@
  * PRECACHE, a list of [url, revision] where revision is the start of the file's SHA-256.
  *
  * install   Fills a new cache with every precached file. A file whose revision an older cache
- *           already holds is copied from there (an update re-downloads only what changed); the
- *           rest is fetched with the browser's normal HTTP cache, so what the page has just
- *           downloaded is reused (revalidated, not downloaded again). Every body is checked against
- *           its revision, so a cache never mixes files of two deploys.
+ *           already holds is copied from there (an update re-downloads only what changed); on a
+ *           first install the rest comes from the browser's HTTP cache when the page has just
+ *           downloaded it (nothing is downloaded twice, not even revalidated). Every body is checked
+ *           against its revision, so a cache never mixes files of two deploys.
  * activate  Deletes the caches of older versions and takes control of open pages.
  * fetch     Cache first; navigations ignore the query string (deal links such as ?seed=4711 open
  *           offline too). A same-origin file missing from the precache is cached on first use.
@@ -86,9 +86,11 @@ async function precache() {
           return;
         }
       }
-      // First install: the HTTP cache holds what the page just fetched. A changed file must be
-      // revalidated; if the answer is still not this build's file, bypass the HTTP cache once.
-      let response = await download(url, revision, previous ? "no-cache" : "default");
+      // First install: take what the page has just fetched straight from the HTTP cache, without
+      // even a revalidation ("force-cache"; the hash check below catches an outdated entry). A file
+      // changed since the previous version is revalidated. If the answer is still not this build's
+      // file, bypass the HTTP cache once.
+      let response = await download(url, revision, previous ? "no-cache" : "force-cache");
       if (!response) response = await download(url, revision, "reload");
       if (!response) {
         throw new Error(`precache: ${url} does not match this version (a deploy in progress?)`);

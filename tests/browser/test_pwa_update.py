@@ -5,6 +5,8 @@ version's files; the old cache is deleted. "Later" hides the offer until the nex
 
 from __future__ import annotations
 
+import time
+
 from browser_helpers import wait_ready
 from game_driver import log_text, open_game, play_turn, saved, settle, start
 from pwa_helpers import GAME_QUERY, move_and_see_the_bot_answer, wait_controlled
@@ -78,6 +80,51 @@ def test_new_version_is_offered_and_reload_keeps_the_game(browser, tmp_path):
         assert page.get_by_role("status", name="New version").count() == 0
         move_and_see_the_bot_answer(page)
         assert errors == []
+    finally:
+        context.close()
+        server.stop()
+
+
+CACHED_TEXT_JS = """async ([name, url]) => {
+    const hit = await (await caches.open(name)).match(url);
+    return hit ? hit.text() : null;
+}"""
+
+
+def test_install_never_caches_a_file_of_another_deploy(browser, tmp_path):
+    """A first install takes files from the HTTP cache without revalidating them. A host that lets
+    browsers keep a file for an hour (here: the changed file) leaves the previous deploy's copy there;
+    the install sees it does not match the build's hash and fetches it again, bypassing the cache."""
+    site = tmp_path / "site"
+    build_site.build(site, quiet=True)
+    rules = [("/" + CHANGED, {"Cache-Control": "max-age=3600"})]
+    server, url = start_server(site, header_rules=rules)
+    context = browser.new_context(base_url=url)
+    page = context.new_page()
+    try:
+        open_game(page, GAME_QUERY)  # the HTTP cache now holds this deploy's files
+        wait_controlled(page)
+        page.evaluate("""async () => {
+            for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+            for (const name of await caches.keys()) await caches.delete(name);
+        }""")
+        with open(site / CHANGED, "a", encoding="utf-8") as f:
+            f.write(MARK)
+        new = build_site.write_service_worker(site, sorted(build_site.site_sources()))
+        server.transfers.clear()
+        page.evaluate("""async () => {
+            const registration = await navigator.serviceWorker.register("./sw.js");
+            await registration.update();  // register() alone keeps the unregistered worker's script
+        }""")
+        # The install writes its record of revisions last, once every file is in.
+        deadline = time.monotonic() + 60
+        while not page.evaluate(CACHED_TEXT_JS, [new["cache"], url + "__precache-revisions__"]):
+            assert time.monotonic() < deadline, "the new version did not install"
+            page.wait_for_timeout(200)
+        cached = page.evaluate(CACHED_TEXT_JS, [new["cache"], url + CHANGED])
+        assert cached is not None and cached.endswith(MARK)
+        # ... from the network, not from the HTTP cache's outdated copy
+        assert ("/" + CHANGED, 200, len(cached.encode())) in server.transfers
     finally:
         context.close()
         server.stop()
