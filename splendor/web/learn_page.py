@@ -3,7 +3,7 @@ clipboard, a file download. The decisions are in learn.py (CPython-tested); this
 """
 
 import js
-from pyodide.ffi import create_once_callable, jsnull
+from pyodide.ffi import jsnull
 
 
 def query_pairs():
@@ -43,15 +43,3 @@ async def copy_text(text):
     return True
 
 
-def download(name, text, mime="application/json"):
-    """Offer ``text`` as a file called ``name`` (a temporary link to a Blob, clicked, then released)."""
-    blob = js.Blob.new([text], js.Object.fromEntries([["type", mime]]))
-    url = js.URL.createObjectURL(blob)
-    a = js.document.createElement("a")
-    a.href = url
-    a.download = name
-    a.style.display = "none"
-    js.document.body.appendChild(a)
-    a.click()
-    a.remove()
-    js.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), 1000)

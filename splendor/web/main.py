@@ -214,7 +214,7 @@ def on_click(event):
     if act == "copy-link":
         data["base"] = learn_page.page_base()
     if act == "export-record":
-        learn_page.download(*app.record_export())
+        records_page.download(*app.record_export())
     keys.remember(el)
     if act == "export-game":  # a download: nothing on the page changes
         if app.game is not None:

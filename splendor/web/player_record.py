@@ -23,7 +23,7 @@ import json
 import re
 import time
 
-from .storage import StorageError
+from .storage import StorageError, keep_aside
 
 RECORD_KEY = "splendor.record.v1"
 CORRUPT_PREFIX = "splendor.record.corrupt."
@@ -129,16 +129,7 @@ class PlayerRecord:
         return f"Your record of past games could not be read: {reason}. {where}"
 
     def _quarantine(self, raw):
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(self.clock()))
-        key = CORRUPT_PREFIX + stamp
-        existing = set(self.storage.keys())
-        k = 2
-        while key in existing:
-            key = f"{CORRUPT_PREFIX}{stamp}.{k}"
-            k += 1
-        self.storage.set(key, raw)  # first keep a copy, then free the key: nothing is lost on a failure
-        self.storage.remove(self.key)
-        return key
+        return keep_aside(self.storage, self.key, raw, CORRUPT_PREFIX, self.clock)
 
     def _write(self):
         if self.blocked or not self.available:

@@ -22,6 +22,21 @@ SAVE_KEY = "splendor.save.v1"
 CORRUPT_PREFIX = "splendor.save.corrupt."
 
 
+def keep_aside(storage, key, text, prefix, clock):
+    """Copy ``text`` (unreadable data found under ``key``) to a new key ``prefix + time stamp`` and then free
+    ``key``; return the new key. The copy comes first, so a failure loses nothing."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
+    kept = prefix + stamp
+    existing = set(storage.keys())
+    k = 2
+    while kept in existing:
+        kept = f"{prefix}{stamp}.{k}"
+        k += 1
+    storage.set(kept, text)
+    storage.remove(key)
+    return kept
+
+
 class StorageError(Exception):
     """Storage is full, unavailable (private mode, disabled) or refused the operation; the message says which."""
 
@@ -94,13 +109,4 @@ class SaveSlot:
 
     def quarantine(self, text):
         """Move ``text`` (the unreadable save) to a key of its own and free the slot; return the new key."""
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(self.clock()))
-        key = CORRUPT_PREFIX + stamp
-        existing = set(self.storage.keys())
-        k = 2
-        while key in existing:
-            key = f"{CORRUPT_PREFIX}{stamp}.{k}"
-            k += 1
-        self.storage.set(key, text)  # first keep a copy, then free the slot: nothing is lost on a failure
-        self.storage.remove(self.key)
-        return key
+        return keep_aside(self.storage, self.key, text, CORRUPT_PREFIX, self.clock)
