@@ -73,7 +73,7 @@ def _prices(card, bon_t):
         if p > 0:
             out.append((i, p))
             total += p
-    if len(_PRICES) > 200_000:
+    if len(_PRICES) > 20_000:  # a few thousand cover a whole game; keep the worker small
         _PRICES.clear()
     r = _PRICES[(card.id, bon_t)] = (tuple(out), total)
     return r
@@ -462,25 +462,26 @@ class Scorer:
         return max(sc, key=lambda t: t[0])[1] if sc else None
 
 
-def evaluate(game, weights, scale=3.0):
-    """Each seat's standing in ``game`` as a number in 0..1 (1 = winning): from the final result when the game is
-    over, otherwise a logistic of the seat's value minus the best opponent's. Used at the leaves of the search;
-    the search's determinized game may show it hidden cards, which is fair there (they are samples)."""
-    n = game.n
-    if game.phase_ == "over":
-        win = game.winners
-        share = 1.0 / len(win)
-        return [share if i in win else 0.0 for i in range(n)]
+def seat_values(game, weights):
+    """Every seat's value in a (determinized) game."""
     stage = stage_of(game)
     market = [c for row in game._market for c in row if c is not None]
     nobles = game._nobles
     supply = game._supply
-    vals = []
-    for p in game._players:
-        vals.append(seat_value(weights, p.tok, p.bon, p.points, market, nobles, stage, supply, p._reserved))
-    out = []
-    for i in range(n):
-        best = max(vals[j] for j in range(n) if j != i)
-        d = (vals[i] - best) / scale
-        out.append(1.0 / (1.0 + math.exp(-d)) if d > -30 else 0.0)
-    return out
+    return [seat_value(weights, p.tok, p.bon, p.points, market, nobles, stage, supply, p._reserved)
+            for p in game._players]
+
+
+def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0):
+    """``seat``'s standing at a search leaf, 0..1: the result when the game is over, otherwise a logistic of its
+    value minus the best opponent's, where the opponent's change since the root (``opp_ref``) counts
+    ``opp_weight`` times (below 1: the seat's own progress matters more than holding the opponent back)."""
+    if game.phase_ == "over":
+        win = game.winners
+        return 1.0 / len(win) if seat in win else 0.0
+    vals = seat_values(game, weights)
+    best = max(v for j, v in enumerate(vals) if j != seat)
+    d = (vals[seat] - opp_ref - opp_weight * (best - opp_ref)) / scale
+    if d < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-d))

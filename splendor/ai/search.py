@@ -12,7 +12,7 @@ import math
 from .bots import Bot, _top
 from .budget import Budget
 from ..engine.cards import COLOR_INDEX
-from .heuristic import Scorer, Weights, evaluate
+from .heuristic import Scorer, Weights, leaf_value, seat_values
 
 
 def resample(base, seat, rng):
@@ -95,7 +95,7 @@ class HardBot(Bot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
-                 rollout_weights=None):
+                 rollout_weights=None, leaf_opponent=0.6):
         self.weights = weights or Weights()
         self.scorer = Scorer(self.weights)
         self.rollout = Scorer(rollout_weights or self.weights)
@@ -105,6 +105,7 @@ class HardBot(Bot):
         # ``endgame_points``.
         self.endgame_horizon = endgame_horizon
         self.endgame_points = endgame_points
+        self.leaf_opponent = leaf_opponent
 
     def _decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
@@ -120,6 +121,8 @@ class HardBot(Bot):
         horizon = self.horizon
         if max(p.points for p in game._players) >= self.endgame_points:
             horizon = max(horizon, self.endgame_horizon)
+        vals = seat_values(game, self.weights)
+        opp_ref = max(v for j, v in enumerate(vals) if j != seat)
         clock = budget.clock()
         samples = 0
         next_cut = 4
@@ -129,7 +132,7 @@ class HardBot(Bot):
                 g = det.copy()
                 g.apply_unchecked(cands[i])
                 playout(g, horizon, self.rollout)
-                totals[i] += evaluate(g, self.weights)[seat]
+                totals[i] += leaf_value(g, self.weights, seat, self.leaf_opponent, opp_ref)
                 counts[i] += 1
                 clock.tick()
             samples += 1
