@@ -9,8 +9,8 @@
     ["pyscript/core.js", 10, "Loading the Python runtime…"],
     ["python_stdlib.zip", 25, "Loading the Python runtime…"],
     ["pyodide.asm.wasm", 40, "Starting Python…"],
-    ["splendor/engine/game.py", 88, "Loading the rules…"],
-    ["splendor/web/view.py", 94, "Setting out the cards…"],
+    ["splendor.zip", 88, "Loading the rules…"],
+    ["splendor/web/main.py", 94, "Setting out the cards…"],
   ];
   let best = 5;
   let ceiling = 5;

@@ -172,7 +172,7 @@ def test_only_content_hashed_chunks_are_immutable(site, rules):
     for path in ["/runtime/pyscript/core.js", "/runtime/pyscript/core.css",
                  "/runtime/pyscript/service-worker.js", "/runtime/pyscript/storage.js",
                  "/runtime/pyodide/pyodide.mjs", "/runtime/pyodide/pyodide.asm.wasm",
-                 "/pyscript.toml", "/splendor/engine/game.py", "/assets/style.css"]:
+                 "/pyscript.toml", "/splendor.zip", "/splendor/web/main.py", "/assets/style.css"]:
         assert (site / path[1:]).is_file(), path
         assert headers_for(path, rules)["Cache-Control"] == "public, max-age=0, must-revalidate"
 

@@ -2,6 +2,7 @@
 
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,8 @@ def test_precache_lists_exactly_the_site_files(built):
         assert (out / rel).is_file(), f"precache names a missing file: {rel}"
     assert set(listed) == set(build_site.precached(site_files(out)))
     for needed in ("index.html", "pyscript.toml", "runtime/pyodide/pyodide.asm.wasm",
-                   "runtime/pyscript/core.js"):
+                   "runtime/pyodide/python_stdlib.zip", "runtime/pyscript/core.js", "splendor.zip",
+                   "splendor/web/main.py", "splendor/web/worker.py"):
         assert needed in listed
     # never loaded by the page: not precached (the files are still in the site)
     for unused in ("sw.js", "precache.json", "_headers", "runtime/axe/axe.min.js",
@@ -57,25 +59,73 @@ def test_service_worker_names_cache_and_list(built):
     assert '"./sw.js"' not in sw
 
 
-def test_package_files_are_copied(built):
+def pyodide_cache_tag() -> str:
+    """cpython-314 for Pyodide 314.0.2: the tag of the bytecode the browser's interpreter looks for."""
+    info = json.loads((ROOT / build_site.PYODIDE_DIR / "pyodide-lock.json").read_text())["info"]
+    major, minor = info["python"].split(".")[:2]
+    return f"cpython-{major}{minor}"
+
+
+def hash_based_unchecked(pyc: bytes) -> bool:
+    """A PEP 552 .pyc the import system uses without looking at the source (flags word = 0b01)."""
+    return pyc[2:4] == b"\r\n" and int.from_bytes(pyc[4:8], "little") == 0b01
+
+
+def test_package_zip_holds_every_module_with_its_bytecode(built):
     out, _ = built
-    for rel in build_site.package_files():
-        assert (out / rel).read_bytes() == (ROOT / rel).read_bytes()
+    tag = pyodide_cache_tag()
+    with zipfile.ZipFile(out / build_site.PACKAGE_ZIP) as archive:
+        names = set(archive.namelist())
+        modules = build_site.browser_package_files()
+        assert {"splendor/__init__.py", "splendor/engine/game.py", "splendor/engine/cards.csv",
+                "splendor/ai/search.py", "splendor/web/view.py"} <= set(modules)
+        for rel in modules:
+            assert archive.read(rel) == (ROOT / rel).read_bytes(), rel
+            if rel.endswith(".py"):
+                folder, name = rel.rsplit("/", 1)
+                pyc = f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc"
+                assert pyc in names, pyc
+                assert hash_based_unchecked(archive.read(pyc)), pyc
+        # nothing else: not the command line, not the two scripts PyScript fetches by address
+        assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
+        for absent in ("splendor/__main__.py", "splendor/ai/arena.py", "splendor/web/main.py"):
+            assert absent not in names
+        assert all(info.date_time == build_site.ZIP_DATE for info in archive.infolist())
+    for script in build_site.SCRIPT_FILES:
+        assert (out / script).read_bytes() == (ROOT / script).read_bytes()
+    assert not (out / "splendor" / "engine").exists()
 
 
-def test_pyscript_toml_lists_every_package_file():
-    listed = set(build_site.check_pyscript_files())
-    for rel in build_site.browser_package_files():
-        assert rel in listed
+def test_stdlib_is_the_published_one_compiled(built):
+    out, _ = built
+    with zipfile.ZipFile(ROOT / build_site.PYODIDE_DIR / "python_stdlib.zip") as published, \
+            zipfile.ZipFile(out / "runtime/pyodide/python_stdlib.zip") as shipped:
+        source = set(published.namelist())
+        compiled = set(shipped.namelist())
+        # every module is there as bytecode (zipimport prefers name.pyc); other files unchanged
+        assert {n for n in source if not n.endswith(".py")} <= compiled
+        modules = {n[:-3] for n in source if n.endswith(".py")}
+        assert len(modules) > 400
+        assert {n[:-4] for n in compiled if n.endswith(".pyc")} == modules
+        for name in ("json/__init__.pyc", "asyncio/__init__.pyc", "html/entities.pyc", "random.pyc"):
+            assert hash_based_unchecked(shipped.read(name)), name
+        for name in source - {m + ".py" for m in modules}:
+            if not name.endswith("/"):
+                assert shipped.read(name) == published.read(name), name
 
 
-def test_missing_package_file_is_named(tmp_path):
+def test_pyscript_toml_unpacks_the_package_zip():
+    assert build_site.check_pyscript_files() == {"./splendor.zip": "./*"}
+
+
+def test_pyscript_toml_listing_module_files_is_refused(tmp_path):
     toml = (ROOT / "pyscript.toml").read_text()
-    victim = build_site.browser_package_files()[-1]
-    lines = [line for line in toml.splitlines() if not line.lstrip().startswith(f'"./{victim}"')]
     broken = tmp_path / "pyscript.toml"
-    broken.write_text("\n".join(lines) + "\n")
-    with pytest.raises(build_site.BuildError, match=re.escape(victim)):
+    broken.write_text(toml + '"./splendor/engine/game.py" = "./splendor/engine/"\n')
+    with pytest.raises(build_site.BuildError, match="must be exactly"):
+        build_site.check_pyscript_files(broken)
+    broken.write_text(toml.replace('"./splendor.zip" = "./*"', '"./splendor.zip" = "./splendor/"'))
+    with pytest.raises(build_site.BuildError, match="splendor.zip"):
         build_site.check_pyscript_files(broken)
 
 

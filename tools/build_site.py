@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Assemble the deployable static site into ``site/`` (standard library only).
 
-    python3 tools/build_site.py [--out DIR] [--no-npm] [--update-toml]
+    python3 tools/build_site.py [--out DIR] [--no-npm]
 
 What lands in the site:
   index.html, pyscript.toml (+ a few optional root files), assets/**,
-  every splendor/**/*.py and *.csv (the package, fetched by the browser interpreters),
+  splendor.zip       <- the package as the browser interpreters load it (pyscript.toml [files] unpacks it):
+                        every splendor/**/*.py and *.csv the browser uses, with bytecode compiled by the
+                        shipped Pyodide itself (tools/compile_pyc.mjs under node), so neither the page nor
+                        the bot worker compiles the package from source at each start
+  splendor/web/main.py, splendor/web/worker.py  <- the two scripts PyScript fetches by address
   runtime/pyscript/  <- node_modules/@pyscript/core/dist/ (everything but source maps)
-  runtime/pyodide/   <- the five Pyodide files PyScript needs
+  runtime/pyodide/   <- the five Pyodide files PyScript needs; python_stdlib.zip with its modules compiled
+                        to bytecode by that Pyodide (once per version, cached in node_modules/.cache):
+                        Pyodide 314 publishes it as source, and compiling it was most of every start
   runtime/axe/       <- axe-core (accessibility tests only)
   sw.js              <- generated from tools/sw.template.js: precaches every file the page needs
   precache.json      <- {"cache": ..., "hash": ..., "urls": [...], "revisions": {...}} for tests
@@ -23,14 +29,17 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,12 +49,19 @@ ROOT_FILES = ["index.html", "pyscript.toml"]
 OPTIONAL_ROOT_FILES = ["favicon.ico", "manifest.webmanifest", "robots.txt"]
 PACKAGE = "splendor"
 PACKAGE_SUFFIXES = {".py", ".csv"}
-# Present in the package but not loaded by the browser interpreters, so not required in [files]:
+# Present in the package but not loaded by the browser interpreters, so not in splendor.zip:
 # the command line and its commands (terminal play, benchmarks, soak, bot arena).
 NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py",
                   "splendor/ai/arena.py"}
 NOT_IN_BROWSER_DIRS = ("splendor/tests/",)
 SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
+# The scripts PyScript fetches by address (index.html's <script type="py" src> and the worker's src): plain
+# files in the site. Everything else the browser imports comes from the zip.
+SCRIPT_FILES = ("splendor/web/main.py", "splendor/web/worker.py")
+PACKAGE_ZIP = "splendor.zip"
+PYSCRIPT_FILES = {"./" + PACKAGE_ZIP: "./*"}  # pyscript.toml [files]: unpack the zip into the working folder
+COMPILE_PYC = ROOT / "tools" / "compile_pyc.mjs"
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed entry dates: the same sources give the same zip, byte for byte
 
 PYSCRIPT_DIST = "node_modules/@pyscript/core/dist"
 PYODIDE_DIR = "node_modules/pyodide"
@@ -53,9 +69,10 @@ PYODIDE_FILES = [
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "python_stdlib.zip",
     "pyodide-lock.json",
 ]
+# python_stdlib.zip goes to the site compiled (compiled_stdlib): same modules, bytecode instead of source.
+STDLIB_CACHE = "node_modules/.cache/splendor-build"
 AXE_FILE = "node_modules/axe-core/axe.min.js"
 LOCKED_PACKAGES = ["@pyscript/core", "pyodide", "axe-core"]
 
@@ -63,6 +80,8 @@ SW_TEMPLATE = ROOT / "tools" / "sw.template.js"
 # Written by the build. Not precached: sw.js is the worker itself, the others are not for the page
 # (Netlify does not even serve _headers).
 GENERATED = {"sw.js", "precache.json", "_headers"}
+# Written by the build and precached like any site file.
+BUILT = {PACKAGE_ZIP}
 # Site files the page never loads, left out of the service worker's precache (a first visit would
 # download them for nothing): axe-core is for the accessibility tests only; PyScript's code editor
 # (CodeMirror) and terminal (xterm.js) chunks load only for <script type="py-editor"> or a
@@ -151,18 +170,12 @@ def package_files() -> list[str]:
 
 
 def browser_package_files() -> list[str]:
-    """The package files the browser interpreters must receive through pyscript.toml [files]."""
-    return [rel for rel in package_files() if rel not in NOT_IN_BROWSER]
+    """The package files the browser interpreters import (the contents of splendor.zip, with bytecode)."""
+    return [rel for rel in package_files() if rel not in NOT_IN_BROWSER and rel not in SCRIPT_FILES]
 
 
-def _normalize_url(url: str) -> str:
-    while url.startswith("./"):
-        url = url[2:]
-    return url
-
-
-def check_pyscript_files(toml_path: Path | None = None) -> list[str]:
-    """Fail unless pyscript.toml's [files] names every package file and only existing files."""
+def check_pyscript_files(toml_path: Path | None = None) -> dict:
+    """Fail unless pyscript.toml's [files] is exactly the package zip unpacked in place."""
     toml_path = toml_path or ROOT / "pyscript.toml"
     try:
         config = tomllib.loads(toml_path.read_text("utf-8"))
@@ -170,67 +183,105 @@ def check_pyscript_files(toml_path: Path | None = None) -> list[str]:
         raise BuildError(f"{toml_path.name} is missing") from None
     except tomllib.TOMLDecodeError as error:
         raise BuildError(f"{toml_path.name} is not valid TOML: {error}") from None
-    files = config.get("files", {})
-    if not isinstance(files, dict):
-        raise BuildError(f"{toml_path.name}: [files] must be a table of source = destination")
-    listed = {_normalize_url(source) for source in files}
-    missing = [rel for rel in browser_package_files() if rel not in listed]
-    if missing:
-        lines = "\n".join(f'  "./{rel}" = "./{Path(rel).parent.as_posix()}/"' for rel in missing)
+    files = config.get("files")
+    if files != PYSCRIPT_FILES:
+        wanted = "\n".join(f'"{k}" = "{v}"' for k, v in PYSCRIPT_FILES.items())
         raise BuildError(
-            f"{toml_path.name} [files] does not list {len(missing)} package file(s) "
-            f"the browser needs; add:\n{lines}\n"
-            "(or run `python3 tools/build_site.py --update-toml` to add them)"
+            f"{toml_path.name} [files] must be exactly\n[files]\n{wanted}\n(the build packs every module the "
+            f"browser imports into {PACKAGE_ZIP}; a module added under splendor/ needs no entry), not {files!r}"
         )
-    dangling = sorted(
-        src for src in listed if "://" not in src and not (ROOT / src).is_file()
-    )
-    if dangling:
-        raise BuildError(
-            f"{toml_path.name} [files] names file(s) that do not exist: {', '.join(dangling)}"
-        )
-    return sorted(listed)
+    return files
 
 
-def update_pyscript_files(toml_path: Path | None = None) -> list[str]:
-    """Add missing package files to [files] and drop entries whose local file is gone.
+# --- the package zip ---------------------------------------------------------------------------
 
-    Edits only the lines of the [files] table; returns the lines added or removed.
-    """
-    toml_path = toml_path or ROOT / "pyscript.toml"
-    lines = toml_path.read_text("utf-8").splitlines()
+
+def _zip_is_current(path: Path, sources: dict[str, bytes], tag: str | None) -> bool:
+    """True when the zip at path holds exactly these sources, each module with its bytecode for ``tag``."""
     try:
-        start = next(i for i, line in enumerate(lines) if line.strip() == "[files]")
-    except StopIteration:
-        lines += ["", "[files]"]
-        start = len(lines) - 1
-    end = next(
-        (i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")),
-        len(lines),
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if tag is None:
+                tag = next((n.rsplit(".", 2)[-2] for n in names if n.endswith(".pyc")), None)
+            if tag is None:
+                return False
+            wanted = set(sources) | {
+                importlib.util.cache_from_source(rel).replace(sys.implementation.cache_tag, tag)
+                for rel in sources if rel.endswith(".py")
+            }
+            if names != wanted:
+                return False
+            return all(archive.read(rel) == data for rel, data in sources.items())
+    except (OSError, zipfile.BadZipFile, KeyError):
+        return False
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is needed to compile Python for Pyodide (apt-get install -y nodejs)")
+    return node
+
+
+def compiled_stdlib() -> Path:
+    """Pyodide's python_stdlib.zip with every module as bytecode (tools/compile_pyc.mjs stdlib), made once per
+    Pyodide version and compiler script and kept in node_modules/.cache (a fresh ``npm ci`` starts over)."""
+    source = ROOT / PYODIDE_DIR / "python_stdlib.zip"
+    key = hashlib.sha256(source.read_bytes() + b"\0" + COMPILE_PYC.read_bytes()).hexdigest()[:16]
+    cache = ROOT / STDLIB_CACHE
+    target = cache / f"python_stdlib-{key}.zip"
+    if target.is_file():
+        return target
+    cache.mkdir(parents=True, exist_ok=True)
+    partial = cache / f"partial-{os.getpid()}.zip"
+    result = subprocess.run(
+        [_node(), str(COMPILE_PYC), "stdlib", str(ROOT / PYODIDE_DIR), str(partial)],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL,
     )
-    changes = []
-    kept = []
-    listed = set()
-    for line in lines[start + 1 : end]:
-        key = line.split("=", 1)[0].strip().strip("\"'") if "=" in line else ""
-        if key and "://" not in key and not (ROOT / _normalize_url(key)).is_file():
-            changes.append(f"- {line.strip()}")
-            continue
-        if key:
-            listed.add(_normalize_url(key))
-        kept.append(line)
-    while kept and not kept[-1].strip():
-        kept.pop()
-    for rel in browser_package_files():
-        if rel not in listed:
-            entry = f'"./{rel}" = "./{Path(rel).parent.as_posix()}/"'
-            kept.append(entry)
-            changes.append(f"+ {entry}")
-    tail = lines[end:]
-    new = lines[: start + 1] + kept + ([""] if tail else []) + tail
-    if changes:
-        toml_path.write_text("\n".join(new) + "\n", "utf-8")
-    return changes
+    if result.returncode != 0 or not partial.is_file():
+        partial.unlink(missing_ok=True)
+        raise BuildError(f"compiling Pyodide's standard library failed:\n{result.stderr.strip()}")
+    os.chmod(partial, 0o644)
+    os.replace(partial, target)
+    for old in cache.glob("python_stdlib-*.zip"):
+        if old != target:
+            old.unlink(missing_ok=True)
+    return target
+
+
+def build_package_zip(out: Path) -> bool:
+    """Write out/splendor.zip (sources + Pyodide bytecode) unless it is current. Returns True when written."""
+    sources = {rel: (ROOT / rel).read_bytes() for rel in browser_package_files()}
+    target = out / PACKAGE_ZIP
+    if _zip_is_current(target, sources, None):
+        return False
+    node = _node()
+    modules = [rel for rel in sources if rel.endswith(".py")]
+    with tempfile.TemporaryDirectory(prefix="splendor-pyc-") as tmp:
+        result = subprocess.run(
+            [node, str(COMPILE_PYC), "package", str(ROOT / PYODIDE_DIR), str(ROOT), tmp, *modules],
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+        )
+        if result.returncode != 0:
+            raise BuildError(f"compiling the package with Pyodide failed:\n{result.stderr.strip()}")
+        try:
+            tag = json.loads(result.stdout.strip().splitlines()[-1])["tag"]
+        except (ValueError, IndexError, KeyError):
+            raise BuildError(f"tools/compile_pyc.mjs answered {result.stdout!r}") from None
+        entries = dict(sources)
+        for rel in modules:
+            pyc = importlib.util.cache_from_source(rel).replace(sys.implementation.cache_tag, tag)
+            entries[pyc] = (Path(tmp) / pyc).read_bytes()
+    out.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".tmp")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for name in sorted(entries):
+            info = zipfile.ZipInfo(name, ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, entries[name])
+    os.replace(partial, target)
+    return True
 
 
 def site_sources() -> dict[str, Path]:
@@ -247,7 +298,7 @@ def site_sources() -> dict[str, Path]:
     if assets.is_dir():
         for path in _walk(assets):
             wanted[path.relative_to(ROOT).as_posix()] = path
-    for rel in package_files():
+    for rel in SCRIPT_FILES:
         wanted[rel] = ROOT / rel
 
     dist = ROOT / PYSCRIPT_DIST
@@ -256,11 +307,17 @@ def site_sources() -> dict[str, Path]:
             wanted["runtime/pyscript/" + path.relative_to(dist).as_posix()] = path
     for name in PYODIDE_FILES:
         wanted["runtime/pyodide/" + name] = ROOT / PYODIDE_DIR / name
+    wanted["runtime/pyodide/python_stdlib.zip"] = compiled_stdlib()
     wanted["runtime/axe/axe.min.js"] = ROOT / AXE_FILE
     for rel, src in wanted.items():
         if not src.is_file():
             raise BuildError(f"{src.relative_to(ROOT)} is missing (needed for site/{rel})")
     return wanted
+
+
+def site_files() -> list[str]:
+    """Every site-relative path the build produces and precaches from: the copied files and the built ones."""
+    return sorted(set(site_sources()) | BUILT)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -298,7 +355,7 @@ def sync_tree(out: Path, wanted: dict[str, Path]) -> tuple[int, int]:
         shutil.copy2(src, tmp)
         os.replace(tmp, dest)
         copied += 1
-    keep = set(wanted) | GENERATED
+    keep = set(wanted) | GENERATED | BUILT
     for path in list(_walk(out)) if out.is_dir() else []:
         rel = path.relative_to(out).as_posix()
         if rel not in keep:
@@ -385,11 +442,14 @@ def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False) 
     wanted = site_sources()
     out.mkdir(parents=True, exist_ok=True)
     copied, removed = sync_tree(out, wanted)
-    manifest = write_service_worker(out, sorted(wanted))
-    write_netlify_headers(out, sorted(wanted))
+    if build_package_zip(out):
+        copied += 1
+    files = site_files()
+    manifest = write_service_worker(out, files)
+    write_netlify_headers(out, files)
     if not quiet:
         log(
-            f"{len(wanted)} files in {out} ({copied} copied, {removed} removed), "
+            f"{len(files)} files in {out} ({copied} copied, {removed} removed), "
             f"cache {manifest['cache']}, {time.perf_counter() - started:.2f}s"
         )
     return manifest
@@ -399,17 +459,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (site/)")
     parser.add_argument(
-        "--update-toml",
-        action="store_true",
-        help="first add missing package files to pyscript.toml [files] (and drop vanished ones)",
-    )
-    parser.add_argument(
         "--no-npm", action="store_true", help="fail instead of running npm ci when needed"
     )
     args = parser.parse_args(argv)
-    if args.update_toml:
-        for change in update_pyscript_files():
-            log(f"pyscript.toml {change}")
     try:
         build(args.out.resolve(), allow_npm=not args.no_npm)
     except BuildError as error:

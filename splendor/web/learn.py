@@ -5,7 +5,6 @@ Like the controller, this runs and is tested under plain CPython: the browser-on
 download, the address bar) are done by ``main.py`` with what these methods return.
 """
 
-import hashlib
 import json
 import random
 
@@ -183,6 +182,8 @@ class LearnShare:
         if isinstance(gid, str) and 0 < len(gid) <= 64 and all(c.isalnum() or c in "-_.:" for c in gid):
             self.game_id = gid
         else:  # a save from before games had ids: the same save always gets the same id
+            import hashlib  # here, not at the top: rarely needed, and every import slows the page's start
+
             text = json.dumps(data.get("record"), sort_keys=True) + json.dumps(data.get("seats"), sort_keys=True)
             self.game_id = "s-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
         self.link_copy = None

@@ -22,6 +22,7 @@ from pyodide.ffi import create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
 from splendor.web import keyboard, learn_page, records_io, records_page, view  # noqa: E402
+from splendor.web.bytecode import bytecode_state  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
 from splendor.web.storage import Storage, StorageError  # noqa: E402
 
@@ -478,6 +479,7 @@ def start():
         (document if kind == "keydown" else root).addEventListener(kind, proxy)
     document.body.dataset.ready = "1"
     js.performance.mark("splendor-ready")
+    document.body.dataset.bytecode = bytecode_state()
     # The worker boots after the page is usable, so the two do not compete for the first paint.
     start_worker()
     schedule_bots()

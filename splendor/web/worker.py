@@ -9,6 +9,7 @@ import sys
 import time
 
 from splendor.web.botcall import answer
+from splendor.web.bytecode import bytecode_state
 
 try:  # import the bots now, while the page does not wait on this worker yet, not at the first move
     import splendor.ai.protocol  # noqa: F401
@@ -49,7 +50,8 @@ def _test_fault(request_text):
 def ping(json_text):
     """Liveness check for tests: echoes the request."""
     request = json.loads(json_text)
-    return json.dumps({"pong": "pong", "echo": request, "python": sys.version.split()[0]})
+    return json.dumps({"pong": "pong", "echo": request, "python": sys.version.split()[0],
+                       "bytecode": bytecode_state()})
 
 
 __export__ = ["choose", "ping"]

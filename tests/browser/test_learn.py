@@ -101,7 +101,7 @@ def test_the_guide_works_offline(browser, site_dir):
     settle(page)
     read_the_guide(page)
     # Its styles and pictures came from the precache, like everything else.
-    assert {"/assets/learn.css", "/assets/gems.svg", "/splendor/web/guide.py"} <= precached
+    assert {"/assets/learn.css", "/assets/gems.svg", "/splendor.zip"} <= precached
     assert {"/assets/learn.css", "/assets/gems.svg"} <= page_paths(requests)
     assert all(r["from_sw"] and r["status"] == 200 for r in requests if not r["by_sw"])
     page.get_by_role("button", name="How to play").click()

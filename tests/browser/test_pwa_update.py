@@ -14,7 +14,7 @@ from pwa_helpers import GAME_QUERY, move_and_see_the_bot_answer, wait_controlled
 from tools import build_site
 from tools.serve import start_server
 
-CHANGED = "splendor/web/words.py"
+CHANGED = "splendor/web/main.py"  # a plain file of the site (the other modules are in splendor.zip)
 MARK = "\n# new version (test_pwa_update)\n"
 
 CACHE_NAMES_JS = "async () => (await caches.keys()).filter((n) => n.startsWith('splendor-')).sort()"
@@ -41,7 +41,7 @@ def test_new_version_is_offered_and_reload_keeps_the_game(browser, tmp_path):
         # Deploy: one file changes, so the build writes a new sw.js with a new cache name.
         with open(site / CHANGED, "a", encoding="utf-8") as f:
             f.write(MARK)
-        new = build_site.write_service_worker(site, sorted(build_site.site_sources()))
+        new = build_site.write_service_worker(site, build_site.site_files())
         assert new["cache"] != old["cache"]
         server.transfers.clear()
 
@@ -110,7 +110,7 @@ def test_install_never_caches_a_file_of_another_deploy(browser, tmp_path):
         }""")
         with open(site / CHANGED, "a", encoding="utf-8") as f:
             f.write(MARK)
-        new = build_site.write_service_worker(site, sorted(build_site.site_sources()))
+        new = build_site.write_service_worker(site, build_site.site_files())
         server.transfers.clear()
         page.evaluate("""async () => {
             const registration = await navigator.serviceWorker.register("./sw.js");

@@ -18,6 +18,12 @@ def test_page_boots_and_worker_answers_locally(page, request_log, console_errors
     answer = ping_worker(page, {"hello": "from the test"})
     assert answer["pong"] == "pong"
     assert answer["echo"] == {"hello": "from the test"}
+    # Both interpreters imported the package from the bytecode the build compiled (tools/compile_pyc.mjs), and
+    # the package came as one zip, not module by module.
+    assert page.evaluate("document.body.dataset.bytecode") == "compiled"
+    assert answer["bytecode"] == "compiled"
+    assert any(url.endswith("/splendor.zip") for url in request_log)
+    assert not any("/splendor/engine/" in url or "/splendor/ai/" in url for url in request_log)
 
     assert request_log, "no request was recorded"
     assert any(url.endswith("/runtime/pyodide/pyodide.asm.wasm") for url in request_log)
