@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Second-visit benchmark of the installable, offline game: time to a usable board with the service
-worker warm, beside a bare ``loadPyodide()`` page with a warm HTTP cache (same run), and the bytes each
-visit downloads.
+worker warm, beside bare ``loadPyodide()`` pages with a warm HTTP cache (same run), and the bytes each
+visit downloads. Bare A loads Pyodide as published (node_modules/pyodide); bare B the site's own runtime, whose
+standard library the build compiled to bytecode (tools/compile_pyc.mjs).
 
     .venv/bin/python tools/bench_offline.py [--runs 5] [--plain-headers]
 
@@ -30,7 +31,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -78,12 +78,16 @@ PHASES_JS = """() => {
 }"""
 
 
-def bare_site(site: Path, out: Path) -> Path:
+def bare_site(runtime: Path, out: Path) -> Path:
+    """A bare page with the Pyodide files of ``runtime``: the site's (standard library compiled to bytecode by the
+    build) or node_modules/pyodide (Pyodide as published)."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "index.html").write_text(BARE_HTML, "utf-8")
     (out / "bare.js").write_text(BARE_JS, "utf-8")
-    (out / "runtime").mkdir(exist_ok=True)
-    shutil.copytree(site / "runtime" / "pyodide", out / "runtime" / "pyodide", dirs_exist_ok=True)
+    target = out / "runtime" / "pyodide"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in build_site.PYODIDE_FILES + ["python_stdlib.zip"]:
+        shutil.copy(runtime / name, target / name)
     return out
 
 
@@ -201,74 +205,81 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--plain-headers", action="store_true",
                         help="serve with tools/serve.py's no-cache headers, not the deployed ones")
-    parser.add_argument("--strip-wasm-preload", action="store_true",
-                        help="what-if: remove index.html's <link rel=preload> of pyodide.asm.wasm")
     args = parser.parse_args(argv)
 
     work = Path(tempfile.mkdtemp(prefix="bench-offline-"))
     try:
         site = work / "site"
         build_site.build(site, quiet=True)
-        if args.strip_wasm_preload:
-            html = (site / "index.html").read_text("utf-8")
-            html = re.sub(r'\s*<link rel="preload" href="[^"]*pyodide\.asm\.wasm"[^>]*>', "", html)
-            (site / "index.html").write_text(html, "utf-8")
-            build_site.write_service_worker(site, sorted(build_site.site_sources()))
-        bare = bare_site(site, work / "bare")
+        bare = bare_site(site / "runtime" / "pyodide", work / "bare")
+        published = bare_site(ROOT / build_site.PYODIDE_DIR, work / "published")
         deployed = not args.plain_headers
         game_server, game_url = start_server(site, netlify_headers=deployed)
         bare_server, bare_url = start_server(bare, netlify_headers=deployed)
+        pub_server, pub_url = start_server(published, netlify_headers=deployed)
         sizes = Sizes([site, bare])
-        games, bares = [], []
+        pub_sizes = Sizes([published])
+        games, bares, pubs = [], [], []
         started = time.perf_counter()
         with sync_playwright() as pw:
             for run in range(args.runs):
-                order = ["game", "bare"] if run % 2 == 0 else ["bare", "game"]
+                order = ["game", "bare", "published"] if run % 2 == 0 else ["published", "bare", "game"]
                 for which in order:
                     profile = work / f"profile-{which}-{run}"
                     if which == "game":
                         games.append(game_run(pw, game_url, game_server, profile, sizes))
-                    else:
+                    elif which == "bare":
                         bares.append(bare_run(pw, bare_url, bare_server, profile, sizes))
+                    else:
+                        pubs.append(bare_run(pw, pub_url, pub_server, profile, pub_sizes))
                     shutil.rmtree(profile, ignore_errors=True)
                 print(f"run {run + 1}: visits 2/3: game {games[-1]['visit2_board_ms'] / 1000:.2f}/"
-                      f"{games[-1]['visit3_board_ms'] / 1000:.2f} s, bare "
+                      f"{games[-1]['visit3_board_ms'] / 1000:.2f} s, bare A "
+                      f"{pubs[-1]['visit2_ready_ms'] / 1000:.2f}/{pubs[-1]['visit3_ready_ms'] / 1000:.2f} s, bare B "
                       f"{bares[-1]['visit2_ready_ms'] / 1000:.2f}/{bares[-1]['visit3_ready_ms'] / 1000:.2f} s",
                       file=sys.stderr)
         game_server.stop()
         bare_server.stop()
+        pub_server.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     print(f"bench_offline: {args.runs} runs, headers: {'deployed (netlify.toml)' if deployed else 'no-cache'}, "
-          f"{time.perf_counter() - started:.0f} s, load average {os.getloadavg()[0]:.2f}"
-          + (", wasm preload removed from index.html" if args.strip_wasm_preload else ""))
+          f"{time.perf_counter() - started:.0f} s, load average {os.getloadavg()[0]:.2f}")
     print()
-    print("| time to usable (median, range) | game (board) | bare loadPyodide() | ratio of medians | "
-          "fastest: game, bare, ratio |")
-    print("|---|---|---|---|---|")
-    print(f"| first visit (cold) | {fmt_ms(r['visit1_ready_ms'] for r in games)} | "
-          f"{fmt_ms(r['visit1_ready_ms'] for r in bares)} | | |")
+    print("bare A: loadPyodide() of Pyodide as published (node_modules/pyodide, standard library as source); "
+          "bare B: the same page on the site's own runtime (standard library compiled by the build)")
+    print()
+    print("| time to usable (median, range) | game (board) | bare A | bare B | game / A | game / B |")
+    print("|---|---|---|---|---|---|")
+    g1 = [r["visit1_ready_ms"] for r in games]
+    a1 = [r["visit1_ready_ms"] for r in pubs]
+    b1 = [r["visit1_ready_ms"] for r in bares]
+    print(f"| first visit (cold) | {fmt_ms(g1)} | {fmt_ms(a1)} | {fmt_ms(b1)} | "
+          f"{statistics.median(g1) / statistics.median(a1):.2f}x | {statistics.median(g1) / statistics.median(b1):.2f}x |")
     for visit in (2, 3):
         g = [r[f"visit{visit}_board_ms"] for r in games]
+        a = [r[f"visit{visit}_ready_ms"] for r in pubs]
         b = [r[f"visit{visit}_ready_ms"] for r in bares]
-        print(f"| visit {visit} (warm) | {fmt_ms(g)} | {fmt_ms(b)} | "
-              f"**{statistics.median(g) / statistics.median(b):.2f}x** | "
-              f"{min(g) / 1000:.2f} s, {min(b) / 1000:.2f} s, {min(g) / min(b):.2f}x |")
+        print(f"| visit {visit} (warm) | {fmt_ms(g)} | {fmt_ms(a)} | {fmt_ms(b)} | "
+              f"**{statistics.median(g) / statistics.median(a):.2f}x** | "
+              f"**{statistics.median(g) / statistics.median(b):.2f}x** |")
+    ratios = [g["visit2_board_ms"] / b["visit2_ready_ms"] for g, b in zip(games, pubs)]
+    print(f"\nratio per run, visit 2, game / bare A: {', '.join(f'{r:.2f}' for r in ratios)} (target 1.1x)")
     ratios = [g["visit2_board_ms"] / b["visit2_ready_ms"] for g, b in zip(games, bares)]
-    print(f"\nratio per run, visit 2: {', '.join(f'{r:.2f}' for r in ratios)} (target 1.1x)")
+    print(f"ratio per run, visit 2, game / bare B: {', '.join(f'{r:.2f}' for r in ratios)}")
     print()
-    print("| bytes from the network (median) | game | bare loadPyodide() |")
-    print("|---|---|---|")
+    print("| bytes from the network (median) | game | bare A (as published) | bare B (site's runtime) |")
+    print("|---|---|---|---|")
     for visit in (1, 2, 3):
         cells = []
-        for rows in (games, bares):
+        for rows in (games, pubs, bares):
             raw = statistics.median(r[f"visit{visit}"]["bytes"] for r in rows)
             gz = statistics.median(r[f"visit{visit}"]["gzip"] for r in rows)
             n = statistics.median(r[f"visit{visit}"]["downloads"] for r in rows)
             reval = statistics.median(r[f"visit{visit}"]["revalidated"] for r in rows)
             cells.append(f"{fmt_bytes(raw)} raw, {fmt_bytes(gz)} gzip; {n:.0f} downloads, {reval:.0f} 304s")
-        print(f"| visit {visit} | {cells[0]} | {cells[1]} |")
+        print(f"| visit {visit} | {cells[0]} | {cells[1]} | {cells[2]} |")
     print()
     for visit in (2, 3):
         phases = [r[f"visit{visit}_phases"] for r in games
@@ -279,9 +290,11 @@ def main(argv: list[str] | None = None) -> int:
         main_ = statistics.median(p["main_started"] for p in phases)
         board = statistics.median(p["board"] for p in phases)
         bare_ready = statistics.median(r[f"visit{visit}_ready_ms"] for r in bares)
+        pub_ready = statistics.median(r[f"visit{visit}_ready_ms"] for r in pubs)
         print(f"game, visit {visit} (medians): runtime files in by {wasm / 1000:.2f} s; Pyodide + PyScript "
               f"started, main.py running at {main_ / 1000:.2f} s; game imported and board drawn at "
-              f"{board / 1000:.2f} s (bare page: Python ready at {bare_ready / 1000:.2f} s)")
+              f"{board / 1000:.2f} s (bare pages: Python ready at {pub_ready / 1000:.2f} s as published, "
+              f"{bare_ready / 1000:.2f} s on the site's runtime)")
     answered = games[-1]["visit2_answered"]
     print()
     print(f"game, visit 2 (last run): {answered['sw']} responses from the service worker, "

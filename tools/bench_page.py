@@ -9,7 +9,13 @@ that does nothing but ``loadPyodide()`` from the same vendored runtime), serves 
 chromium. Cold = a fresh browser context (empty HTTP cache, no service worker); warm = a reload in that context.
 The game page opens on a saved game (put in localStorage before the page runs), so "usable" means the board drawn
 with its controls listening (``performance.mark("splendor-ready")``); the bare page marks ``bare-ready`` once Python
-has run ``1 + 1``. Runs of the two pages alternate so that both see the same machine load. Medians are printed.
+has run ``1 + 1``. Runs of the pages alternate so that all see the same machine load. Medians are printed.
+
+Two bare pages: one loads the runtime exactly as the site ships it (``runtime/pyodide/``, whose standard library
+the build compiled to bytecode, see tools/compile_pyc.mjs), the other Pyodide 314.0.2 as published on npm
+(``node_modules/pyodide``, standard library as source, served from ``runtime-published/`` in the same temporary
+site). The first shows what the game adds to its own runtime; the second is what a page that "just calls
+loadPyodide()" of the pinned Pyodide costs.
 """
 
 from __future__ import annotations
@@ -115,29 +121,38 @@ def main(argv=None):
 
     site = Path(tempfile.mkdtemp(prefix="splendor-bench-"))
     build_site.build(site, quiet=True)
-    shutil.copy(ROOT / "tools" / "bench_bare.html", site / "bench_bare.html")
+    bare_html = (ROOT / "tools" / "bench_bare.html").read_text("utf-8")
+    (site / "bench_bare.html").write_text(bare_html, "utf-8")
+    (site / "bench_published.html").write_text(bare_html.replace("./runtime/pyodide/", "./runtime-published/pyodide/"))
+    published = site / "runtime-published" / "pyodide"
+    published.mkdir(parents=True)
+    for name in build_site.PYODIDE_FILES + ["python_stdlib.zip"]:
+        shutil.copy(ROOT / build_site.PYODIDE_DIR / name, published / name)
     key, save = saved_game()
     init = f"localStorage.setItem({json.dumps(key)}, {json.dumps(save)});"
     server, url = start_server(site)
-    results = {"game_cold": [], "game_warm": [], "bare_cold": [], "bare_warm": [], "paint_cold": [], "bot": []}
+    results = {"game_cold": [], "game_warm": [], "bare_cold": [], "bare_warm": [], "published_cold": [],
+               "published_warm": [], "paint_cold": [], "bot": []}
+    pages = {"bare": "bench_bare.html", "published": "bench_published.html", "game": "?pace=0"}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
             for run in range(args.runs):
-                for kind in ("bare", "game") if run % 2 == 0 else ("game", "bare"):
+                for kind in ("bare", "published", "game") if run % 2 == 0 else ("game", "published", "bare"):
                     context = browser.new_context(viewport={"width": 1280, "height": 800})
                     if kind == "game":
                         context.add_init_script(init)
                     page = context.new_page()
-                    page.goto(url + ("bench_bare.html" if kind == "bare" else "?pace=0"))
-                    results[f"{kind}_cold"].append(mark_time(page, f"{kind if kind == 'bare' else 'splendor'}-ready"))
+                    ready = "splendor-ready" if kind == "game" else "bare-ready"
+                    page.goto(url + pages[kind])
+                    results[f"{kind}_cold"].append(mark_time(page, ready))
                     if kind == "game":
                         results["paint_cold"].append(first_paint(page))
                         # Let the worker boot and the service worker install, as a person's first visit would.
                         page.wait_for_function("() => document.body.dataset.worker === '1'", timeout=READY_MS)
                         page.wait_for_timeout(1500)
                     page.reload()
-                    results[f"{kind}_warm"].append(mark_time(page, f"{kind if kind == 'bare' else 'splendor'}-ready"))
+                    results[f"{kind}_warm"].append(mark_time(page, ready))
                     if kind == "game" and run == 0:
                         results["bot"] = bot_replies(page, args.moves)
                     context.close()
@@ -149,12 +164,15 @@ def main(argv=None):
     med = {k: statistics.median(v) for k, v in results.items() if v}
     print(f"runs: {args.runs} (seconds from navigation start; the fastest run shows the machine least disturbed)")
     for state in ("cold", "warm"):
-        g, b = med[f"game_{state}"], med[f"bare_{state}"]
-        gmin, bmin = min(results[f"game_{state}"]), min(results[f"bare_{state}"])
-        print(f"{state:>5}: game usable board median {g:.2f} s, fastest {gmin:.2f} s | bare loadPyodide() median "
-              f"{b:.2f} s, fastest {bmin:.2f} s | ratio of medians {g / b:.2f}x, of fastest {gmin / bmin:.2f}x")
-        print(f"       game {', '.join(f'{x:.2f}' for x in results[f'game_{state}'])}; "
-              f"bare {', '.join(f'{x:.2f}' for x in results[f'bare_{state}'])}")
+        g, gmin = med[f"game_{state}"], min(results[f"game_{state}"])
+        print(f"{state:>5}: game usable board median {g:.2f} s, fastest {gmin:.2f} s")
+        for kind, label in (("published", "bare loadPyodide(), Pyodide as published"),
+                            ("bare", "bare loadPyodide(), the site's compiled runtime")):
+            b, bmin = med[f"{kind}_{state}"], min(results[f"{kind}_{state}"])
+            print(f"       {label}: median {b:.2f} s, fastest {bmin:.2f} s | game/bare: ratio of medians "
+                  f"{g / b:.2f}x, of fastest {gmin / bmin:.2f}x")
+        for kind in ("game", "published", "bare"):
+            print(f"       {kind:>9} {', '.join(f'{x:.2f}' for x in results[f'{kind}_{state}'])}")
     if "paint_cold" in med:
         print(f"first contentful paint (cold): {med['paint_cold']:.2f} s")
     if results["bot"]:
