@@ -26,8 +26,11 @@ def precache_paths(site_dir: Path) -> set[str]:
 
 
 def wait_controlled(page, timeout: float = READY_TIMEOUT_MS) -> None:
-    """Wait until the service worker has installed (precache complete), activated and claimed the page."""
+    """Wait until the service worker has installed (precache complete), activated and claimed the page, and the
+    bot worker has booted (its files fetched), so that stopping the server then cuts no request in flight."""
     page.wait_for_function(CONTROLLED_JS, timeout=timeout, polling=100)
+    page.wait_for_function("() => ['1', 'failed'].includes(document.body.dataset.worker)", timeout=timeout,
+                           polling=100)
 
 
 def record_requests(context, site_url: str) -> list[dict]:
