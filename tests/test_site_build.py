@@ -2,6 +2,7 @@
 
 import json
 import re
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -157,3 +158,16 @@ def test_stale_files_are_removed(built):
     stale.write_text("x = 1\n")
     assert build_site.build(out, quiet=True) == manifest
     assert not stale.exists()
+
+
+def test_index_carries_pyscript_toml_inline(built):
+    out, _ = built
+    html = (out / "index.html").read_text()
+    assert build_site.CONFIG_ATTRIBUTE not in html
+    match = re.search(r'<script type="py" src="\./splendor/web/main\.py" config="([^"]*)"></script>', html)
+    assert match, "the site's index.html lost its PyScript script"
+    inline = match.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&amp;", "&")
+    assert json.loads(inline) == tomllib.loads((ROOT / "pyscript.toml").read_text())
+    # everything else is the repository's page
+    assert html.replace(match.group(0), "") == (ROOT / "index.html").read_text().replace(
+        f'<script type="py" src="./splendor/web/main.py" {build_site.CONFIG_ATTRIBUTE}></script>', "")
