@@ -39,6 +39,6 @@
     if (best < ceiling) show(best + 1);
   }, 120);
   setTimeout(() => {
-    if (alive()) step.textContent = "Still loading… the first visit downloads about 7 MB; later visits start faster.";
+    if (alive()) step.textContent = "Still loading… the first visit downloads about 9 MB; later visits start faster.";
   }, 20000);
 })();
