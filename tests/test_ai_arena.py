@@ -36,6 +36,11 @@ def test_two_player_arena_prints_every_figure(capsys):
     assert 0 < easy[10] < 1  # processor time per move
 
 
+def test_the_default_budget_is_the_browser_strength_in_iterations(capsys):
+    assert arena.main(["--bots", "medium,easy", "--games", "1", "--seed", "3"]) == 0
+    assert "budget iterations=400" in capsys.readouterr().out
+
+
 def test_multi_player_arena_fills_seats_cyclically(capsys):
     code = arena.main(["--bots", "hard,medium", "--players", "3", "--games", "2", "--seed", "5",
                        "--budget-iterations", "8"])

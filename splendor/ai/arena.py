@@ -24,6 +24,10 @@ from . import LEVELS, get_bot
 from .budget import Budget
 
 MAX_ACTIONS = 1500
+#: The arena's default thinking budget: 400 search iterations per move, about what the browser's 0.8 s buys the
+#: hard bot in Pyodide (312-588 iterations, median 390: node tools/bench_bot_pyodide.mjs), so the
+#: arena plays at the browser's strength and its results do not depend on the machine (0.4-0.5 s a move here).
+DEFAULT_BUDGET = Budget(iterations=400)
 
 
 def wilson(wins, n, z=1.96):
@@ -199,8 +203,10 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--budget-iterations", type=int, help="search iterations per move (deterministic)")
-    group.add_argument("--budget-seconds", type=float, help="thinking time per move")
+    group.add_argument("--budget-iterations", type=int,
+                       help=f"search iterations per move (deterministic; default {DEFAULT_BUDGET.iterations}, "
+                            "about what the browser's 0.8 s buys in Pyodide)")
+    group.add_argument("--budget-seconds", type=float, help="thinking time per move (the browser's: 0.8)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once in separate processes")
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS, help="actions before a game counts as stuck")
     parser.add_argument("--progress", action="store_true", help="print a line per finished game")
@@ -211,7 +217,7 @@ def main(argv=None):
         parser.error(f"unknown bot level {unknown[0] if unknown else ''!r}: choose from {', '.join(LEVELS)}")
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
-    budget = None
+    budget = DEFAULT_BUDGET
     if args.budget_iterations is not None:
         budget = Budget(iterations=args.budget_iterations)
     elif args.budget_seconds is not None:
