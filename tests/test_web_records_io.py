@@ -172,6 +172,30 @@ def test_export_then_import_gives_the_same_game_log_and_players():
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
 
 
+def test_a_finished_game_saved_and_opened_back_counts_once_in_the_record():
+    store = MemoryStorage()
+    app = started(store, seed="11")
+    rng = __import__("random").Random(11)
+    while not app.game.is_over:
+        g = app.game
+        app._apply(rng.choice(g.legal_actions()), g.current_player)
+        app._after_change()
+    assert app.player_record.totals()["played"] == 1
+    before = json.dumps(app.player_record.data, sort_keys=True)
+    name, text = export_game(app, clock=CLOCK)
+    assert json.loads(text)["id"] == app.game_id
+    import_game(app, text, name)  # the same browser opens the file of the game it already counted
+    assert app.game.is_over
+    assert json.dumps(app.player_record.data, sort_keys=True) == before
+    # a file without an id (from another program) is still counted, once however often it is opened
+    bare = json.loads(text)
+    del bare["id"]
+    import_game(app, json.dumps(bare))
+    assert app.player_record.totals()["played"] == 2
+    import_game(app, json.dumps(bare))
+    assert app.player_record.totals()["played"] == 2
+
+
 def test_a_finished_game_opens_on_its_end_screen():
     g = splendor.new_game(players=2, seed=3)
     rng = __import__("random").Random(3)

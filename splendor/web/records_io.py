@@ -104,6 +104,9 @@ def export_game(app, clock=time.time):
         "players": [{"name": s["name"], "bot": s["bot"]} for s in app.seats],
         "record": g.record(),
     }
+    game_id = getattr(app, "game_id", None)  # the learning features' id: a game opened back is the same game
+    if isinstance(game_id, str):
+        data["id"] = game_id
     name = f"splendor-game-seed{g.seed}-move{len(g.history)}.json"
     return name, json.dumps(data, indent=1)
 
@@ -160,7 +163,9 @@ def import_game(app, text, file_name=""):
     app.show_end = True
     restored = getattr(app, "_game_restored", None)  # the learning features' hook, where present
     if restored is not None:
-        restored({"record": record, "seats": seats})
+        # The file's game id (checked there) keeps a finished game from counting twice in the player's record.
+        game_id = json.loads(text).get("id")
+        restored({"record": record, "seats": seats, "id": game_id})
     app.save()
 
 
