@@ -2,6 +2,7 @@
 
 import json
 import re
+import shutil
 import tomllib
 import zipfile
 from pathlib import Path
@@ -171,3 +172,22 @@ def test_index_carries_pyscript_toml_inline(built):
     # everything else is the repository's page
     assert html.replace(match.group(0), "") == (ROOT / "index.html").read_text().replace(
         f'<script type="py" src="./splendor/web/main.py" {build_site.CONFIG_ATTRIBUTE}></script>', "")
+
+
+def test_package_zip_is_compiled_again_for_another_pyodide(built, monkeypatch, tmp_path):
+    out = tmp_path / "site"
+    shutil.copytree(built[0], out)
+    assert not build_site.build_package_zip(out)  # current: kept as it is
+    calls = []
+    real_run = build_site.subprocess.run
+
+    def counting_run(args, **kwargs):
+        calls.append(args[2])
+        return real_run(args, **kwargs)
+
+    monkeypatch.setattr(build_site.subprocess, "run", counting_run)
+    monkeypatch.setattr(build_site, "compiler_key", lambda: "another-pyodide0")
+    assert build_site.build_package_zip(out)
+    assert calls == ["package"]
+    with zipfile.ZipFile(out / build_site.PACKAGE_ZIP) as archive:
+        assert archive.comment == b"another-pyodide0"

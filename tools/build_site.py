@@ -200,13 +200,23 @@ def check_pyscript_files(toml_path: Path | None = None) -> dict:
 # --- the package zip ---------------------------------------------------------------------------
 
 
-def _zip_is_current(path: Path, sources: dict[str, bytes], tag: str | None) -> bool:
-    """True when the zip at path holds exactly these sources, each module with its bytecode for ``tag``."""
+def compiler_key() -> str:
+    """What the bytecode depends on: the shipped Pyodide (its library and lock file) and the compiler script."""
+    digest = hashlib.sha256()
+    for path in (ROOT / PYODIDE_DIR / "python_stdlib.zip", ROOT / PYODIDE_DIR / "pyodide-lock.json", COMPILE_PYC):
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _zip_is_current(path: Path, sources: dict[str, bytes], key: str) -> bool:
+    """True when the zip at path was compiled by this Pyodide (its comment is ``key``) and holds exactly these
+    sources, each module with its bytecode."""
     try:
         with zipfile.ZipFile(path) as archive:
+            if archive.comment != key.encode("ascii"):
+                return False
             names = set(archive.namelist())
-            if tag is None:
-                tag = next((n.rsplit(".", 2)[-2] for n in names if n.endswith(".pyc")), None)
+            tag = next((n.rsplit(".", 2)[-2] for n in names if n.endswith(".pyc")), None)
             if tag is None:
                 return False
             wanted = set(sources) | {
@@ -230,8 +240,7 @@ def _node() -> str:
 def compiled_stdlib() -> Path:
     """Pyodide's python_stdlib.zip with every module as bytecode (tools/compile_pyc.mjs stdlib), made once per
     Pyodide version and compiler script and kept in node_modules/.cache (a fresh ``npm ci`` starts over)."""
-    source = ROOT / PYODIDE_DIR / "python_stdlib.zip"
-    key = hashlib.sha256(source.read_bytes() + b"\0" + COMPILE_PYC.read_bytes()).hexdigest()[:16]
+    key = compiler_key()
     cache = ROOT / STDLIB_CACHE
     target = cache / f"python_stdlib-{key}.zip"
     if target.is_file():
@@ -268,7 +277,8 @@ def build_package_zip(out: Path) -> bool:
     """Write out/splendor.zip (sources + Pyodide bytecode) unless it is current. Returns True when written."""
     sources = {rel: (ROOT / rel).read_bytes() for rel in browser_package_files()}
     target = out / PACKAGE_ZIP
-    if _zip_is_current(target, sources, None):
+    key = compiler_key()
+    if _zip_is_current(target, sources, key):
         return False
     node = _node()
     modules = [rel for rel in sources if rel.endswith(".py")]
@@ -290,6 +300,7 @@ def build_package_zip(out: Path) -> bool:
     out.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".tmp")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.comment = key.encode("ascii")  # which Pyodide compiled it: another one means compiling again
         for name in sorted(entries):
             info = zipfile.ZipInfo(name, ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
