@@ -86,7 +86,7 @@ def bare_site(runtime: Path, out: Path) -> Path:
     (out / "bare.js").write_text(BARE_JS, "utf-8")
     target = out / "runtime" / "pyodide"
     target.mkdir(parents=True, exist_ok=True)
-    for name in build_site.PYODIDE_FILES + ["python_stdlib.zip"]:
+    for name in build_site.PUBLISHED_PYODIDE_FILES:
         shutil.copy(runtime / name, target / name)
     return out
 

@@ -126,7 +126,7 @@ def main(argv=None):
     (site / "bench_published.html").write_text(bare_html.replace("./runtime/pyodide/", "./runtime-published/pyodide/"))
     published = site / "runtime-published" / "pyodide"
     published.mkdir(parents=True)
-    for name in build_site.PYODIDE_FILES + ["python_stdlib.zip"]:
+    for name in build_site.PUBLISHED_PYODIDE_FILES:
         shutil.copy(ROOT / build_site.PYODIDE_DIR / name, published / name)
     key, save = saved_game()
     init = f"localStorage.setItem({json.dumps(key)}, {json.dumps(save)});"

@@ -75,6 +75,8 @@ PYODIDE_FILES = [
     "pyodide-lock.json",
 ]
 # python_stdlib.zip goes to the site compiled (compiled_stdlib): same modules, bytecode instead of source.
+# Pyodide's files as published on npm, for the benchmarks' bare pages (tools/bench_page.py, bench_offline.py).
+PUBLISHED_PYODIDE_FILES = PYODIDE_FILES + ["python_stdlib.zip"]
 STDLIB_CACHE = "node_modules/.cache/splendor-build"
 AXE_FILE = "node_modules/axe-core/axe.min.js"
 LOCKED_PACKAGES = ["@pyscript/core", "pyodide", "axe-core"]
