@@ -44,11 +44,9 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tools import build_site  # noqa: E402
+from tools.chromium import ARGS, CHROMIUM  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 TIMEOUT_MS = 180_000
 GAME_QUERY = "?pace=0&bot_budget=iterations:40"
 

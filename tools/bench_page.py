@@ -34,10 +34,9 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tools import build_site  # noqa: E402
+from tools.chromium import ARGS, CHROMIUM  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 READY_MS = 120_000
 
 
@@ -136,7 +135,7 @@ def main(argv=None):
     pages = {"bare": "bench_bare.html", "published": "bench_published.html", "game": "?pace=0"}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for run in range(args.runs):
                 for kind in ("bare", "published", "game") if run % 2 == 0 else ("game", "published", "bare"):
                     context = browser.new_context(viewport={"width": 1280, "height": 800})

@@ -18,14 +18,17 @@ are committed; run this again only when the drawing changes.
 from __future__ import annotations
 
 import argparse
-import os
 import struct
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools.chromium import ARGS, CHROMIUM  # noqa: E402
+
 DEFAULT_OUT = ROOT / "assets" / "icons"
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 # Matches <meta name="theme-color"> in index.html and the manifest's colours.
 BACKGROUND_TOP = "#174046"
@@ -150,11 +153,7 @@ def render(out: Path, write_svg: bool = False) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
-        )
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             for name, kind, size in TARGETS:
                 svg = icon_svg(kind)

@@ -24,17 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tools import build_site  # noqa: E402
+from tools.chromium import ARGS, CHROMIUM  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 PING_JS = """async () => {
     const script = document.querySelector('script[worker][name="ai"]');
     await script.xworker.ready;
@@ -61,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-build", action="store_true")
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -74,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
-                executable_path=args.chromium, args=CHROMIUM_ARGS
+                executable_path=args.chromium, args=ARGS
             )
             for run in range(args.runs):
                 context = browser.new_context()

@@ -20,10 +20,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tools import build_site  # noqa: E402
+from tools.chromium import ARGS, CHROMIUM  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SIZES = {"desk": dict(viewport={"width": 1280, "height": 800}),
          "phone": dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)}
 
@@ -41,7 +40,7 @@ def main(argv=None):
     server, url = start_server(site)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for tag, options in SIZES.items():
                 context = browser.new_context(base_url=url, **options)
                 page = context.new_page()

@@ -23,10 +23,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tools import build_site  # noqa: E402
+from tools.chromium import ARGS, CHROMIUM  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SIZES = {"desk": dict(viewport={"width": 1280, "height": 800}),
          "phone": dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)}
 RECORD = {"format": "splendor-player-record", "version": 1, "counted": [],
@@ -74,7 +73,7 @@ def main(argv=None):
     save = json.dumps(near_end_save())
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for tag, options in SIZES.items():
                 context = browser.new_context(base_url=url, **options)
                 context.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")

@@ -25,18 +25,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from tools import build_site  # noqa: E402
+from tools.chromium import ARGS as CHROMIUM_ARGS  # noqa: E402
+from tools.chromium import CHROMIUM  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 
 
 def pytest_collection_modifyitems(config, items):

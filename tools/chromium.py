@@ -1,0 +1,18 @@
+"""The one Chromium the tests and the tools drive: Debian's (``apt-get install -y chromium``; Playwright's own
+download is unreachable here), and the flags it needs on these machines (no sandbox as root, no GPU, nothing that
+reaches out to another host on its own). ``CHROMIUM_PATH`` points at another build."""
+
+from __future__ import annotations
+
+import os
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
