@@ -190,3 +190,28 @@ def forced_pass_position(**extra):
                 reserved={0: ["3W5:3w7k", "3U5:7w3u", "3G5:7u3g"]})
     spec.update(extra)
     return position(2, seed=4, **spec)
+
+
+def record_over_ten_tokens():
+    """A game record whose first player takes past 10 tokens and then plays on without returning any."""
+    g = splendor.new_game(players=2, seed=7, first_player=0)
+    for take in ("white blue green", "red black white", "blue green red", "black white blue"):
+        g.apply("take " + take)
+        if g.phase == "return":
+            break
+        g.apply("reserve deck 1")
+    assert g.phase == "return" and g.current_player == 0
+    record = g.record()
+    record["actions"].append("take white blue green")  # not a return: the rules refuse it
+    return record
+
+
+def record_card_twice():
+    """A game record that reserves the same market card twice (it left the market the first time)."""
+    g = splendor.new_game(players=2, seed=7, first_player=0)
+    card = g.market[0][0].code
+    g.apply(f"reserve {card}")
+    g.apply("take white blue green")
+    record = g.record()
+    record["actions"].append(f"reserve {card}")
+    return record

@@ -8,6 +8,7 @@ import json
 import pytest
 
 import splendor
+from engine_fixtures import record_card_twice, record_over_ten_tokens
 from splendor.web import records_io, view
 from splendor.web.controller import App
 from splendor.web.records_io import RecordProblem, export_game, import_game, read_game_file
@@ -35,30 +36,6 @@ def good_save():
     app = started()
     play(app, "take white blue green", "take red black white")
     return json.loads(app.slot.read())
-
-
-def record_over_ten_tokens():
-    """A record whose first player takes past 10 tokens and then plays on without returning any."""
-    g = splendor.new_game(players=2, seed=7, first_player=0)
-    for take in ("white blue green", "red black white", "blue green red", "black white blue"):
-        g.apply("take " + take)
-        if g.phase == "return":
-            break
-        g.apply("reserve deck 1")
-    assert g.phase == "return" and g.current_player == 0
-    record = g.record()
-    record["actions"].append("take white blue green")  # not a return: the rules refuse it
-    return record
-
-
-def record_card_twice():
-    g = splendor.new_game(players=2, seed=7, first_player=0)
-    card = g.market[0][0].code
-    g.apply(f"reserve {card}")
-    g.apply("take white blue green")
-    record = g.record()
-    record["actions"].append(f"reserve {card}")  # the same card again: it left the market
-    return record
 
 
 def hostile_saves():

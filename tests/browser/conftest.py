@@ -21,8 +21,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# The repository (tools, splendor) and tests/ (engine_fixtures, shared with the CPython tests).
+for _path in (ROOT, ROOT / "tests"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 from tools import build_site  # noqa: E402
 from tools.chromium import ARGS as CHROMIUM_ARGS  # noqa: E402

@@ -11,6 +11,7 @@ import re
 import splendor
 from a11y_helpers import axe
 from browser_helpers import wait_ready
+from engine_fixtures import record_card_twice, record_over_ten_tokens
 from game_driver import SAVE_KEY, open_game, saved, settle, start
 
 CORRUPT = "splendor.save.corrupt."
@@ -28,38 +29,14 @@ def a_save(actions=("take white blue green", "take red black white"), **changes)
     return save
 
 
-def over_ten_tokens():
-    """A record whose first player takes past 10 tokens and then plays on without returning any."""
-    g = splendor.new_game(players=2, seed=7, first_player=0)
-    for take in ("white blue green", "red black white", "blue green red", "black white blue"):
-        g.apply("take " + take)
-        if g.phase == "return":
-            break
-        g.apply("reserve deck 1")
-    assert g.phase == "return" and g.current_player == 0
-    record = g.record()
-    record["actions"].append("take white blue green")  # not a return: the rules refuse it
-    return record
-
-
-def card_twice():
-    g = splendor.new_game(players=2, seed=7, first_player=0)
-    card = g.market[0][0].code
-    g.apply(f"reserve {card}")
-    g.apply("take white blue green")
-    record = g.record()
-    record["actions"].append(f"reserve {card}")
-    return record
-
-
 CASES = {
     "truncated JSON": (json.dumps(a_save())[:90], "cut short or damaged"),
     "JSON of the wrong shape": (json.dumps({"format": "splendor-save", "version": 1, "record": [1, 2]}),
                                 "cannot be replayed by the rules"),
     "older version": (json.dumps(a_save(version=0)), "older version of this page"),
     "newer version": (json.dumps(a_save(version=2)), "newer version of this page"),
-    "too many tokens": (json.dumps(a_save(record=over_ten_tokens())), "you hold 12 tokens: return 2 tokens first"),
-    "a card twice": (json.dumps(a_save(record=card_twice())), "is not in the market"),
+    "too many tokens": (json.dumps(a_save(record=record_over_ten_tokens())), "you hold 12 tokens: return 2 tokens first"),
+    "a card twice": (json.dumps(a_save(record=record_card_twice())), "is not in the market"),
 }
 
 
