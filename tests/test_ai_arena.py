@@ -88,3 +88,25 @@ def test_a_stuck_game_is_counted_not_hung():
     assert result["status"] == "stuck" and result["actions"] == 10
     text = arena.report(["random", "random"], 2, [dict(result, seats=[0, 1], k=0)], 1, None, 0.1)
     assert "stuck 1" in text
+
+
+def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
+    """tools/bot_style.py (tuning the hard bot's game length): same deals as the arena, the same games twice, and a
+    wrong setting refused before any game."""
+    from tools import bot_style
+
+    args = ["--games", "2", "--iterations", "4", "--jobs", "1", "--hard", '{"candidates": 3}', "--vs", "easy"]
+    assert bot_style.main(args) == 0
+    first = capsys.readouterr().out
+    m = re.search(r"2 games, seed 1: ([\d.]+) rounds \(se [\d.]+, max (\d+)\); hard wins ([\d.]+)%", first)
+    assert m, first
+    assert 15 <= float(m.group(1)) <= int(m.group(2)) < 60
+    mix = dict(item.rsplit(" ", 1) for item in first.splitlines()[1].removeprefix("per game: ").split(", "))
+    assert float(mix["buy L1"]) + float(mix.get("buy L2", 0)) + float(mix.get("buy L3", 0)) >= 3  # 15 points need cards
+    assert "the leader first holds 5 points in round" in first
+    bot_style.main(args)
+    assert re.sub(r"\[\d+ s\]", "", capsys.readouterr().out) == re.sub(r"\[\d+ s\]", "", first)
+    with pytest.raises(TypeError):
+        bot_style.main(["--games", "1", "--hard", '{"no_such_knob": 1}'])
+    with pytest.raises(ValueError, match="unknown weight"):
+        bot_style.main(["--games", "1", "--weights", '{"no_such_weight": 1}'])

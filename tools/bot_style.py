@@ -1,0 +1,124 @@
+"""How the hard bot plays against itself, for tuning its game length (issue 4's self-play target).
+
+    .venv/bin/python tools/bot_style.py [--games 40] [--iterations 100] [--seed 1] [--jobs 2]
+        [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium]
+
+Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a hard bot built from ``--hard``
+(HardBot keyword arguments) and ``--weights`` (Weights overrides), and prints the mean game length with its standard
+error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
+reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
+With ``--vs`` the other seat is that level and the hard bot's win rate is printed too.
+
+The same deals for every setting make two runs a paired comparison: 40 games at 100 iterations take about 2.5
+minutes on 2 cores; confirm a setting with the arena itself (200 games, the default 400 iterations).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from splendor.ai import arena, get_bot  # noqa: E402
+from splendor.ai.budget import Budget  # noqa: E402
+from splendor.ai.heuristic import Weights  # noqa: E402
+from splendor.ai.search import HardBot  # noqa: E402
+from splendor.engine.game import new_game  # noqa: E402
+
+MARKS = (5, 10, 13)
+
+
+def one_game(task):
+    k, seed, iterations, hard, weights, vs = task
+    names = ["hard", vs]
+    seats = arena.seating(k, 2, 2)
+
+    def make(name):
+        if name != "hard":
+            return get_bot(name)
+        kw = dict(hard)
+        if weights:
+            kw["weights"] = Weights(**weights)
+        return HardBot(**kw)
+
+    bots = [make(names[e]) for e in seats]
+    game_seed = arena.game_seed(seed, k)
+    game = new_game(players=2, seed=game_seed, first_player=0)
+    rngs = [random.Random(f"splendor-bot/{game_seed}/{s}") for s in range(2)]
+    budget = Budget(iterations=iterations)
+    mix: dict[str, float] = {}
+    reached: dict[str, int] = {}
+    while not game.is_over:
+        s = game.current
+        action = bots[s].choose(game.observation(s), rngs[s], budget)
+        kind = action.kind
+        if kind == "buy":
+            kind = f"buy L{action.card.level}"
+            if action.card in game.players[s].reserved:
+                mix["buy reserved"] = mix.get("buy reserved", 0) + 1
+        elif kind == "reserve" and action.card is None:
+            mix["reserve blind"] = mix.get("reserve blind", 0) + 1
+        mix[kind] = mix.get(kind, 0) + 1
+        game.apply_unchecked(action)
+        for mark in MARKS:
+            if max(game.scores) >= mark and f"{mark} pts at" not in reached:
+                reached[f"{mark} pts at"] = game.round
+    mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(2))
+    hard_seats = {s for s in range(2) if names[seats[s]] == "hard"}
+    win = game.winners
+    hard_win = sum(1 / len(win) for s in win if s in hard_seats)
+    return game.round - 1, mix, reached, hard_win
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--hard", default="{}", help="HardBot keyword arguments, as JSON")
+    parser.add_argument("--weights", default="{}", help="Weights overrides for the hard bot, as JSON")
+    parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot)")
+    args = parser.parse_args(argv)
+    hard, weights = json.loads(args.hard), json.loads(args.weights)
+    HardBot(**hard)  # a wrong keyword fails here, before any game
+    Weights(**weights)
+    tasks = [(k, args.seed, args.iterations, hard, weights, args.vs) for k in range(args.games)]
+    t0 = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            results = pool.map(one_game, tasks)
+    else:
+        results = [one_game(t) for t in tasks]
+    n = len(results)
+    rounds = [r[0] for r in results]
+    se = statistics.pstdev(rounds) / n ** 0.5 if n > 1 else 0.0
+    print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {args.iterations} iterations, {n} games, "
+          f"seed {args.seed}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
+          + (f"; hard wins {sum(r[3] for r in results) / n:.1%}" if args.vs != "hard" else "")
+          + f" [{time.perf_counter() - t0:.0f} s]")
+    totals: dict[str, float] = {}
+    for _, mix, _, _ in results:
+        for key, value in mix.items():
+            totals[key] = totals.get(key, 0) + value
+    print("per game: " + ", ".join(f"{key} {value / n:.1f}" for key, value in sorted(totals.items())))
+    marks = []
+    for mark in MARKS:
+        seen = [r[2][f"{mark} pts at"] for r in results if f"{mark} pts at" in r[2]]
+        if seen:
+            marks.append(f"{mark} points in round {statistics.mean(seen):.1f}")
+    print("the leader first holds " + ", ".join(marks))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
