@@ -27,8 +27,7 @@ for _path in (ROOT, ROOT / "tests"):
         sys.path.insert(0, str(_path))
 
 from tools import build_site  # noqa: E402
-from tools.chromium import ARGS as CHROMIUM_ARGS  # noqa: E402
-from tools.chromium import CHROMIUM  # noqa: E402
+from tools.chromium import ARGS as CHROMIUM_ARGS, CHROMIUM  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
 
