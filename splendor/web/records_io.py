@@ -113,6 +113,11 @@ def export_game(app, clock=time.time):
 
 def read_game_file(text):
     """(game, players) from a game file's text, fully checked; RecordProblem in words otherwise."""
+    return _read_game_file(text)[:2]
+
+
+def _read_game_file(text):
+    """(game, players, the file's JSON object) from a game file's text: see :func:`read_game_file`."""
     from .controller import BOT_NAMES, LEVELS, clean_name
 
     if isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
@@ -140,13 +145,13 @@ def read_game_file(text):
         if i > 0 and bot not in LEVELS:
             raise RecordProblem(f"player {i + 1} is not a bot of a known level ({', '.join(LEVELS)})")
         seats.append({"name": clean_name(p.get("name"), "You" if i == 0 else BOT_NAMES[i - 1]), "bot": bot})
-    return game, seats
+    return game, seats, data
 
 
 def import_game(app, text, file_name=""):
     """Put the game of a game file on the table (replacing the one in progress, which the file's game then
     saves over). RecordProblem in words, and nothing changed, when the file cannot be used."""
-    game, seats = read_game_file(text)
+    game, seats, data = _read_game_file(text)
     record = game.record()
     # Replay it once more through the page's own path, so the log, undo and the bots' turns are as in live play.
     app.game = Game(record["players"], record["seed"], record["first_player"], tuple(record["variants"]))
@@ -164,8 +169,7 @@ def import_game(app, text, file_name=""):
     restored = getattr(app, "_game_restored", None)  # the learning features' hook, where present
     if restored is not None:
         # The file's game id (checked there) keeps a finished game from counting twice in the player's record.
-        game_id = json.loads(text).get("id")
-        restored({"record": record, "seats": seats, "id": game_id})
+        restored({"record": record, "seats": seats, "id": data.get("id")})
     app.save()
 
 
