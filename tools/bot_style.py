@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import random
 import statistics
 import sys
 import time
@@ -32,7 +31,6 @@ from splendor.ai import arena, get_bot  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
 from splendor.ai.heuristic import Weights  # noqa: E402
 from splendor.ai.search import HardBot  # noqa: E402
-from splendor.engine.game import new_game  # noqa: E402
 
 MARKS = (5, 10, 13)
 
@@ -51,15 +49,13 @@ def one_game(task):
         return HardBot(**kw)
 
     bots = [make(names[e]) for e in seats]
-    game_seed = arena.game_seed(seed, k)
-    game = new_game(players=2, seed=game_seed, first_player=0)
-    rngs = [random.Random(f"splendor-bot/{game_seed}/{s}") for s in range(2)]
-    budget = Budget(iterations=iterations)
     mix: dict[str, float] = {}
     reached: dict[str, int] = {}
-    while not game.is_over:
-        s = game.current
-        action = bots[s].choose(game.observation(s), rngs[s], budget)
+    final = []
+
+    def watch(game, s, action):
+        if not final:
+            final.append(game)
         kind = action.kind
         if kind == "buy":
             kind = f"buy L{action.card.level}"
@@ -68,15 +64,20 @@ def one_game(task):
         elif kind == "reserve" and action.card is None:
             mix["reserve blind"] = mix.get("reserve blind", 0) + 1
         mix[kind] = mix.get(kind, 0) + 1
-        game.apply_unchecked(action)
-        for mark in MARKS:
+        for mark in MARKS:  # the points before this action: a mark reached by the previous one
             if max(game.scores) >= mark and f"{mark} pts at" not in reached:
                 reached[f"{mark} pts at"] = game.round
+
+    result = arena.play_game(bots, arena.game_seed(seed, k), [Budget(iterations=iterations)] * 2, watch=watch)
+    game = final[0]
+    for mark in MARKS:
+        if max(game.scores) >= mark and f"{mark} pts at" not in reached:
+            reached[f"{mark} pts at"] = game.round
     mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(2))
     hard_seats = {s for s in range(2) if names[seats[s]] == "hard"}
-    win = game.winners
+    win = result["winners"]
     hard_win = sum(1 / len(win) for s in win if s in hard_seats)
-    return game.round - 1, mix, reached, hard_win
+    return result["rounds"], mix, reached, hard_win
 
 
 def main(argv=None):

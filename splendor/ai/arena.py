@@ -50,9 +50,10 @@ def seating(k, players, entries):
     return [(s + k) % entries for s in range(players)]
 
 
-def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=()):
+def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=(), watch=None):
     """Play one game; ``bots`` is one Bot per seat. Returns a dict: status ('ok', 'stuck' or 'error'), scores,
-    winners, rounds, actions, times (per seat: seconds of each action-phase decision), error."""
+    winners, rounds, actions, times (per seat: seconds of each action-phase decision), error. ``watch(game, seat,
+    action)``, when given, sees each legal action just before it is applied (tools/bot_style.py counts them)."""
     players = len(bots)
     budgets = budgets or [None] * players
     game = new_game(players=players, seed=seed, first_player=0, variants=variants)
@@ -84,6 +85,8 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=()):
         if reason:
             status, error = "error", f"seat {seat} ({bots[seat].level}) chose {action}: {reason}"
             break
+        if watch is not None:
+            watch(game, seat, action)
         game.apply_unchecked(action)
         actions += 1
     return {
