@@ -149,6 +149,31 @@ def test_export_then_import_gives_the_same_game_log_and_players():
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
 
 
+def test_the_bots_reasons_travel_with_the_game_file():
+    app = started()
+    g = app.game
+    app._apply(splendor.parse_action(g, "take white blue green"), g.current_player)
+    app._apply(splendor.parse_action(g, "take red black white"), g.current_player, why=EVIL + " for the noble")
+    app._apply(splendor.parse_action(g, "take blue green red"), g.current_player)
+    data = json.loads(export_game(app, clock=CLOCK)[1])
+    assert data["why"] == ["", EVIL + " for the noble", ""]
+    other = App(MemoryStorage(), clock=CLOCK)
+    import_game(other, json.dumps(data))
+    moves = [e for e in other.log if e["kind"] == "move"]
+    assert [e["why"] for e in moves] == data["why"]
+    html = view.render(other)
+    assert "&lt;img src=x onerror=alert(1)&gt; for the noble" in html and "<img" not in html
+    # Reasons that cannot be read are left out and said so; the game itself opens all the same.
+    for bad in ("reasons", [1, 2, 3], ["a", "b", "c", "d"]):
+        third = App(MemoryStorage(), clock=CLOCK)
+        import_game(third, json.dumps(dict(data, why=bad)))
+        assert third.game.to_dict() == app.game.to_dict()
+        assert all(e["why"] == "" for e in third.log)
+        assert any("reasons for the bots' moves could not be read" in e["text"] for e in third.log)
+    # A game where no bot gave a reason has none to carry.
+    assert "why" not in json.loads(export_game(started())[1])
+
+
 def test_a_finished_game_saved_and_opened_back_counts_once_in_the_record():
     store = MemoryStorage()
     app = started(store, seed="11")

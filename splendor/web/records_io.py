@@ -104,6 +104,10 @@ def export_game(app, clock=time.time):
         "players": [{"name": s["name"], "bot": s["bot"]} for s in app.seats],
         "record": g.record(),
     }
+    # The bots' reasons, as the log shows them: one sentence (or "") per action of the record.
+    why = {e["n"]: e["why"] for e in app.log if e.get("kind") == "move" and e.get("why")}
+    if why:
+        data["why"] = [why.get(n, "") for n in range(1, len(g.history) + 1)]
     game_id = getattr(app, "game_id", None)  # the learning features' id: a game opened back is the same game
     if isinstance(game_id, str):
         data["id"] = game_id
@@ -161,10 +165,16 @@ def import_game(app, text, file_name=""):
     app._reset_turn_ui()
     named = f" “{file_name}”" if file_name else ""
     app._note(f"Game opened from the file{named}: {len(record['actions'])} moves replayed by the rules.")
+    why = data.get("why")
+    if why is not None and not (isinstance(why, list) and len(why) <= len(record["actions"])
+                                and all(isinstance(x, str) for x in why)):
+        app._note("The file's reasons for the bots' moves could not be read, so the log leaves them out; "
+                  "the moves themselves are all there.")
+        why = None
     app._note(app._turn_start_words())
-    for text_action in record["actions"]:
+    for i, text_action in enumerate(record["actions"]):
         g = app.game
-        app._apply(parse_action(g, text_action), g.current_player)
+        app._apply(parse_action(g, text_action), g.current_player, why=why[i][:300] if why and i < len(why) else "")
     app.show_end = True
     restored = getattr(app, "_game_restored", None)  # the learning features' hook, where present
     if restored is not None:
