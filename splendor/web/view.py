@@ -318,7 +318,8 @@ def render_game(app):
     thinking = app.thinking is not None
     status_cls = "status" + (" mine" if my_turn else "") + (" thinking" if thinking else "") + (
         " over" if over else "")
-    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}">
+    coach = learn_view.coach_box(app)
+    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}">
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
 <p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
@@ -334,7 +335,7 @@ def render_game(app):
 </section>
 <section class="mine-col" aria-label="Your side">
 {supply(app)}
-{learn_view.coach_box(app)}
+{coach}
 {action_bar(app)}
 {my_area(app)}
 </section>
