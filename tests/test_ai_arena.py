@@ -109,4 +109,12 @@ def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
     with pytest.raises(TypeError):
         bot_style.main(["--games", "1", "--hard", '{"no_such_knob": 1}'])
     with pytest.raises(ValueError, match="unknown weight"):
+        bot_style.main(["--games", "1", "--hard", '{"rollout_weights": {"no_such_weight": 1}}'])
+    # The playouts' own weights change the play (a racing playout: no opponent term).
+    bot_style.main(args[:-4] + ["--hard", '{"candidates": 3, "rollout_weights": {"opponent": 0.0}}', "--vs", "easy"])
+    def play(out):  # what was played: the figures after the settings' header, without the time taken
+        return re.sub(r"\[\d+ s\]", "", out.split("seed 1:", 1)[1])
+
+    assert play(capsys.readouterr().out) != play(first)
+    with pytest.raises(ValueError, match="unknown weight"):
         bot_style.main(["--games", "1", "--weights", '{"no_such_weight": 1}'])

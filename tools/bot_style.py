@@ -4,7 +4,8 @@
         [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium]
 
 Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a hard bot built from ``--hard``
-(HardBot keyword arguments) and ``--weights`` (Weights overrides), and prints the mean game length with its standard
+(HardBot keyword arguments; ``rollout_weights`` as an object of weight overrides for the playouts alone) and
+``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
 error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
 reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
 With ``--vs`` the other seat is that level and the hard bot's win rate is printed too.
@@ -30,7 +31,7 @@ if str(ROOT) not in sys.path:
 from splendor.ai import arena, get_bot  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
 from splendor.ai.heuristic import Weights  # noqa: E402
-from splendor.ai.search import HardBot  # noqa: E402
+from splendor.ai.search import HARD_WEIGHTS, HardBot  # noqa: E402
 
 MARKS = (5, 10, 13)
 
@@ -44,8 +45,10 @@ def one_game(task):
         if name != "hard":
             return get_bot(name)
         kw = dict(hard)
+        if isinstance(kw.get("rollout_weights"), dict):  # the playouts' own weights, over the hard bot's
+            kw["rollout_weights"] = Weights(**{**HARD_WEIGHTS, **weights, **kw["rollout_weights"]})
         if weights:
-            kw["weights"] = Weights(**weights)
+            kw["weights"] = Weights(**{**HARD_WEIGHTS, **weights})
         return HardBot(**kw)
 
     bots = [make(names[e]) for e in seats]
@@ -87,11 +90,12 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hard", default="{}", help="HardBot keyword arguments, as JSON")
-    parser.add_argument("--weights", default="{}", help="Weights overrides for the hard bot, as JSON")
+    parser.add_argument("--weights", default="{}", help="overrides of the hard bot's weights (HARD_WEIGHTS), as JSON")
     parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot)")
     args = parser.parse_args(argv)
     hard, weights = json.loads(args.hard), json.loads(args.weights)
-    HardBot(**hard)  # a wrong keyword fails here, before any game
+    HardBot(**{k: v for k, v in hard.items() if k != "rollout_weights"})  # a wrong keyword fails here, before any game
+    Weights(**hard.get("rollout_weights", {}))
     Weights(**weights)
     tasks = [(k, args.seed, args.iterations, hard, weights, args.vs) for k in range(args.games)]
     t0 = time.perf_counter()

@@ -22,7 +22,7 @@ class Weights:
     """The knobs of the evaluation. Defaults are the tuned values the medium and hard bots use."""
 
     __slots__ = ("bonus", "bonus_cap", "noble", "gamma", "prospect", "token", "gold", "blind", "opponent",
-                 "finish", "reserve_slot", "noble_blind", "secured")
+                 "finish", "reserve_slot", "noble_blind", "secured", "stage_cards")
 
     def __init__(self, **overrides):
         self.bonus = 1.52         # engine value of one bonus at the start (fades to 0 at 15 points)
@@ -38,6 +38,7 @@ class Weights:
         self.reserve_slot = 0.25  # each reserved card held (a slot used, a card not yet paying)
         self.secured = 1.0        # a reserved card's prospect, relative to a market card's (no one can take it)
         self.noble_blind = False  # True: the seat overlooks nobles (easy bot's habit)
+        self.stage_cards = 0.0    # each card a seat holds counts this many points toward the game's stage
         for k, v in overrides.items():
             if k not in self.__slots__:
                 raise ValueError(f"unknown weight {k!r}")
@@ -55,9 +56,10 @@ class Weights:
         return w
 
 
-def stage_of(game):
-    """How far the game is toward its end, 0 to 1: the leader's points over 15."""
-    best = max(p.points for p in game._players)
+def stage_of(game, stage_cards=0.0):
+    """How far the game is toward its end, 0 to 1: the leader's points over 15 (each card held counting
+    ``stage_cards`` points more)."""
+    best = max(p.points + stage_cards * len(p._cards) for p in game._players)
     return min(1.0, best / WINNING_POINTS)
 
 
@@ -223,7 +225,7 @@ class View:
     __slots__ = ("seat", "n", "market", "nobles", "supply", "tok", "bon", "points", "reserved", "ncards",
                  "stage", "blind")
 
-    def __init__(self, game, seat):
+    def __init__(self, game, seat, stage_cards=0.0):
         self.seat = seat
         self.n = game.n
         self.market = [c for row in game._market for c in row if c is not None]
@@ -244,7 +246,7 @@ class View:
             else:
                 self.reserved.append([c for c, h in zip(p._reserved, p.hidden) if not h])
                 self.blind.append(sum(1 for h in p.hidden if h))
-        self.stage = min(1.0, max(self.points) / WINNING_POINTS)
+        self.stage = min(1.0, max(p + stage_cards * c for p, c in zip(self.points, self.ncards)) / WINNING_POINTS)
 
 
 class Scorer:
@@ -298,7 +300,7 @@ class Scorer:
         if actions is None:
             actions = game.legal_actions()
         if view is None:
-            view = View(game, seat)
+            view = View(game, seat, self.w.stage_cards)
         w = self.w
         lam = w.opponent
         stage = view.stage
@@ -434,7 +436,7 @@ class Scorer:
     def color_gains(self, game, seat, view=None):
         """What one more token of each color (two, at index 5 + color) would add to ``seat``'s value: a quick way
         to rank takes without pricing each of them."""
-        view = view or View(game, seat)
+        view = view or View(game, seat, self.w.stage_cards)
         w = self.w
         ctx = seat_context(w, view.bon[seat], view.points[seat], view.market, view.nobles, view.stage,
                            view.reserved[seat])
@@ -464,7 +466,7 @@ class Scorer:
 
 def seat_values(game, weights):
     """Every seat's value in a (determinized) game."""
-    stage = stage_of(game)
+    stage = stage_of(game, weights.stage_cards)
     market = [c for row in game._market for c in row if c is not None]
     nobles = game._nobles
     supply = game._supply

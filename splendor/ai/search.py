@@ -88,6 +88,12 @@ def playout(g, plies, scorer):
     return g
 
 
+#: The hard bot's own weights, over the medium bot's (tuned for strength): a bonus's engine value starts lower and a
+#: reserved card costs less to hold. Chosen for the length of its games against itself (docs/BOTS.md, "The game
+#: length"); the medium bot keeps the defaults.
+HARD_WEIGHTS = {"bonus": 1.0, "reserve_slot": 0.1}
+
+
 class HardBot(Bot):
     """Searches: see the module text. ``candidates``: moves searched; ``horizon``: turns played out after each."""
 
@@ -95,8 +101,8 @@ class HardBot(Bot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
-                 rollout_weights=None, leaf_opponent=0.6):
-        self.weights = weights or Weights()
+                 rollout_weights=None, leaf_opponent=0.8):
+        self.weights = weights or Weights(**HARD_WEIGHTS)
         self.scorer = Scorer(self.weights)
         self.rollout = Scorer(rollout_weights or self.weights)
         self.candidates = candidates
