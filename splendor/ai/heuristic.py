@@ -19,7 +19,8 @@ _COLOR_INDEX = {"white": 0, "blue": 1, "green": 2, "red": 3, "black": 4, "gold":
 
 
 class Weights:
-    """The knobs of the evaluation. Defaults are the tuned values the medium and hard bots use."""
+    """The knobs of the evaluation. Defaults are the tuned values the medium bot uses; the hard bot overrides a few
+    (``search.HARD_WEIGHTS``)."""
 
     __slots__ = ("bonus", "bonus_cap", "noble", "gamma", "prospect", "token", "gold", "blind", "opponent",
                  "finish", "reserve_slot", "noble_blind", "secured", "stage_cards")
