@@ -16,3 +16,7 @@ ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+
+#: The two screen sizes the page is looked at and tested in (Playwright context options).
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}

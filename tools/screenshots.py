@@ -20,11 +20,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tools import build_site  # noqa: E402
-from tools.chromium import ARGS, CHROMIUM  # noqa: E402
+from tools.chromium import ARGS, CHROMIUM, DESKTOP, PHONE  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-SIZES = {"desk": dict(viewport={"width": 1280, "height": 800}),
-         "phone": dict(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)}
+SIZES = {"desk": DESKTOP, "phone": PHONE}
 
 
 def main(argv=None):

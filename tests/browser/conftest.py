@@ -27,7 +27,7 @@ for _path in (ROOT, ROOT / "tests"):
         sys.path.insert(0, str(_path))
 
 from tools import build_site  # noqa: E402
-from tools.chromium import ARGS as CHROMIUM_ARGS, CHROMIUM  # noqa: E402
+from tools.chromium import ARGS as CHROMIUM_ARGS, CHROMIUM, PHONE  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
 
@@ -89,3 +89,15 @@ def console_errors(page) -> list[str]:
     )
     page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
     return errors
+
+
+@pytest.fixture
+def phone(browser, base_url):
+    """(page, errors): a page of its own context at a phone's size (``tools.chromium.PHONE``: 390x844, touch) and
+    the uncaught errors it raises."""
+    context = browser.new_context(**PHONE, base_url=base_url)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page, errors
+    context.close()

@@ -49,16 +49,11 @@ def test_axe_new_game_screen_game_dialog_and_end_screen(page, site_url, console_
     assert console_errors == []
 
 
-def test_axe_on_a_phone_with_a_dialog(browser, base_url, site_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, base_url=base_url)
-    page = context.new_page()
-    try:
-        open_game(page)
-        start(page, opponents=3, starts="You", seed=9)
-        settle(page)
-        assert not (found := axe(page, site_url)), "phone game:\n" + "\n".join(found)
-        page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level 3 card")).first.tap()
-        assert not (found := axe(page, site_url)), "phone card dialog:\n" + "\n".join(found)
-    finally:
-        context.close()
+def test_axe_on_a_phone_with_a_dialog(phone, site_url):
+    page, _ = phone
+    open_game(page)
+    start(page, opponents=3, starts="You", seed=9)
+    settle(page)
+    assert not (found := axe(page, site_url)), "phone game:\n" + "\n".join(found)
+    page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level 3 card")).first.tap()
+    assert not (found := axe(page, site_url)), "phone card dialog:\n" + "\n".join(found)

@@ -96,35 +96,28 @@ def test_three_and_four_player_games_start_and_bots_move(page, request_log, cons
     assert console_errors == []
 
 
-def test_phone_size_needs_no_sideways_scrolling(browser, base_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, base_url=base_url)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        open_game(page)
-        width = page.evaluate("() => innerWidth")
-        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
-        start(page, opponents=3, starts="You")
-        settle(page)
-        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
-        for name in ("Market", "Gem supply", "Your area"):
-            box = page.get_by_role("region", name=name).bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= width, name
-        for button in page.get_by_role("region", name="Market").get_by_role("button").all():
-            box = button.bounding_box()
-            assert box["x"] + box["width"] <= width and box["height"] >= 44
-        for button in page.get_by_role("region", name="Gem supply").get_by_role("button").all():
-            box = button.bounding_box()
-            assert box["width"] >= 44 and box["height"] >= 44
-        # A card dialog fits too.
-        page.get_by_role("region", name="Market").get_by_role("button", name=re.compile("^Level 1 card")).first.tap()
-        assert page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).is_visible()
-        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
-        assert errors == []
-    finally:
-        context.close()
+def test_phone_size_needs_no_sideways_scrolling(phone):
+    page, errors = phone
+    open_game(page)
+    width = page.evaluate("() => innerWidth")
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    start(page, opponents=3, starts="You")
+    settle(page)
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    for name in ("Market", "Gem supply", "Your area"):
+        box = page.get_by_role("region", name=name).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, name
+    for button in page.get_by_role("region", name="Market").get_by_role("button").all():
+        box = button.bounding_box()
+        assert box["x"] + box["width"] <= width and box["height"] >= 44
+    for button in page.get_by_role("region", name="Gem supply").get_by_role("button").all():
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    # A card dialog fits too.
+    page.get_by_role("region", name="Market").get_by_role("button", name=re.compile("^Level 1 card")).first.tap()
+    assert page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).is_visible()
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    assert errors == []
 
 
 def test_a_damaged_save_is_explained_kept_aside_and_a_new_game_starts(page, console_errors):

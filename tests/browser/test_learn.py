@@ -185,38 +185,31 @@ def test_the_guided_first_turn_marks_a_card_the_gems_pay_for_and_taking_them_wor
     assert console_errors == []
 
 
-def test_on_a_phone_the_guide_stays_in_sight_and_nothing_hides_under_it(browser, base_url):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, base_url=base_url)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        open_game(page)
-        page.get_by_role("region", name="New to Splendor?").get_by_role("button", name="Play a guided game").tap()
-        page.get_by_role("region", name="Market").wait_for()
-        settle(page)
-        coach = page.get_by_role("region", name="Guide")
+def test_on_a_phone_the_guide_stays_in_sight_and_nothing_hides_under_it(phone):
+    page, errors = phone
+    open_game(page)
+    page.get_by_role("region", name="New to Splendor?").get_by_role("button", name="Play a guided game").tap()
+    page.get_by_role("region", name="Market").wait_for()
+    settle(page)
+    coach = page.get_by_role("region", name="Guide")
 
-        def in_sight():
-            box = coach.bounding_box()  # relative to the viewport
-            return box["y"] >= 0 and box["y"] + box["height"] <= 844 and box["height"] < 844 * 0.45
+    def in_sight():
+        box = coach.bounding_box()  # relative to the viewport
+        return box["y"] >= 0 and box["y"] + box["height"] <= 844 and box["height"] < 844 * 0.45
 
-        assert in_sight()  # on the first screen, without scrolling (in the flow it sat below the fold)
-        # The marked gems can be tapped with the guide in sight: it does not cover what it points at.
-        piles = page.get_by_role("region", name="Gem supply").get_by_role(
-            "button", name=re.compile(r"The guide suggests taking (one|two)$"))
-        assert piles.count() >= 1
-        piles.first.tap()
-        assert in_sight()
-        assert page.evaluate("() => scrollY") > 0  # the supply was scrolled up to be tapped
-        # Room is left under the page's end: its last part can be scrolled above the guide.
-        page.evaluate("() => scrollTo(0, document.scrollingElement.scrollHeight)")
-        log = page.get_by_role("region", name="Game log").bounding_box()
-        assert log["y"] + log["height"] <= coach.bounding_box()["y"] + 1
-        assert errors == []
-    finally:
-        context.close()
+    assert in_sight()  # on the first screen, without scrolling (in the flow it sat below the fold)
+    # The marked gems can be tapped with the guide in sight: it does not cover what it points at.
+    piles = page.get_by_role("region", name="Gem supply").get_by_role(
+        "button", name=re.compile(r"The guide suggests taking (one|two)$"))
+    assert piles.count() >= 1
+    piles.first.tap()
+    assert in_sight()
+    assert page.evaluate("() => scrollY") > 0  # the supply was scrolled up to be tapped
+    # Room is left under the page's end: its last part can be scrolled above the guide.
+    page.evaluate("() => scrollTo(0, document.scrollingElement.scrollHeight)")
+    log = page.get_by_role("region", name="Game log").bounding_box()
+    assert log["y"] + log["height"] <= coach.bounding_box()["y"] + 1
+    assert errors == []
 
 
 # -- deal links --------------------------------------------------------------------------------------------------------
