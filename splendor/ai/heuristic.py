@@ -60,7 +60,10 @@ class Weights:
 def stage_of(game, stage_cards=0.0):
     """How far the game is toward its end, 0 to 1: the leader's points over 15 (each card held counting
     ``stage_cards`` points more)."""
-    best = max(p.points + stage_cards * len(p._cards) for p in game._players)
+    if not stage_cards:
+        best = max(p.points for p in game._players)
+    else:
+        best = max(p.points + stage_cards * len(p._cards) for p in game._players)
     return min(1.0, best / WINNING_POINTS)
 
 
@@ -247,7 +250,8 @@ class View:
             else:
                 self.reserved.append([c for c, h in zip(p._reserved, p.hidden) if not h])
                 self.blind.append(sum(1 for h in p.hidden if h))
-        self.stage = min(1.0, max(p + stage_cards * c for p, c in zip(self.points, self.ncards)) / WINNING_POINTS)
+        lead = max(self.points) if not stage_cards else max(p + stage_cards * c for p, c in zip(self.points, self.ncards))
+        self.stage = min(1.0, lead / WINNING_POINTS)
 
 
 class Scorer:
