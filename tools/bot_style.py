@@ -36,22 +36,28 @@ from splendor.ai.search import HARD_WEIGHTS, HardBot  # noqa: E402
 MARKS = (5, 10, 13)
 
 
+def hard_bot(hard, weights):
+    """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides) and ``--weights``
+    (overrides of HARD_WEIGHTS). A wrong keyword or weight raises here."""
+    kw = dict(hard)
+    if "rollout_weights" in kw:  # the playouts' own weights, over the hard bot's
+        kw["rollout_weights"] = Weights(**{**HARD_WEIGHTS, **weights, **kw["rollout_weights"]})
+    return HardBot(weights=Weights(**{**HARD_WEIGHTS, **weights}), **kw)
+
+
+def note_marks(game, reached):
+    """Record the round in which the leader first holds each of MARKS points."""
+    for mark in MARKS:
+        if max(game.scores) >= mark and f"{mark} pts at" not in reached:
+            reached[f"{mark} pts at"] = game.round
+
+
 def one_game(task):
     k, seed, iterations, hard, weights, vs = task
     names = ["hard", vs]
     seats = arena.seating(k, 2, 2)
 
-    def make(name):
-        if name != "hard":
-            return get_bot(name)
-        kw = dict(hard)
-        if isinstance(kw.get("rollout_weights"), dict):  # the playouts' own weights, over the hard bot's
-            kw["rollout_weights"] = Weights(**{**HARD_WEIGHTS, **weights, **kw["rollout_weights"]})
-        if weights:
-            kw["weights"] = Weights(**{**HARD_WEIGHTS, **weights})
-        return HardBot(**kw)
-
-    bots = [make(names[e]) for e in seats]
+    bots = [hard_bot(hard, weights) if names[e] == "hard" else get_bot(names[e]) for e in seats]
     mix: dict[str, float] = {}
     reached: dict[str, int] = {}
     final = []
@@ -67,15 +73,11 @@ def one_game(task):
         elif kind == "reserve" and action.card is None:
             mix["reserve blind"] = mix.get("reserve blind", 0) + 1
         mix[kind] = mix.get(kind, 0) + 1
-        for mark in MARKS:  # the points before this action: a mark reached by the previous one
-            if max(game.scores) >= mark and f"{mark} pts at" not in reached:
-                reached[f"{mark} pts at"] = game.round
+        note_marks(game, reached)  # the points before this action: a mark reached by the previous one
 
     result = arena.play_game(bots, arena.game_seed(seed, k), [Budget(iterations=iterations)] * 2, watch=watch)
     game = final[0]
-    for mark in MARKS:
-        if max(game.scores) >= mark and f"{mark} pts at" not in reached:
-            reached[f"{mark} pts at"] = game.round
+    note_marks(game, reached)
     mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(2))
     hard_seats = {s for s in range(2) if names[seats[s]] == "hard"}
     win = result["winners"]
@@ -94,9 +96,7 @@ def main(argv=None):
     parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot)")
     args = parser.parse_args(argv)
     hard, weights = json.loads(args.hard), json.loads(args.weights)
-    HardBot(**{k: v for k, v in hard.items() if k != "rollout_weights"})  # a wrong keyword fails here, before any game
-    Weights(**hard.get("rollout_weights", {}))
-    Weights(**weights)
+    hard_bot(hard, weights)  # a wrong setting fails here, before any game
     tasks = [(k, args.seed, args.iterations, hard, weights, args.vs) for k in range(args.games)]
     t0 = time.perf_counter()
     if args.jobs > 1:
