@@ -195,3 +195,50 @@ def test_stage_can_count_cards_held_and_then_the_engine_fades_sooner():
     assert all(getattr(hard.weights, k) == v for k, v in HARD_WEIGHTS.items())
     assert all(getattr(medium.scorer.w, k) == getattr(Weights(), k) for k in HARD_WEIGHTS)
     assert any(getattr(hard.weights, k) != getattr(Weights(), k) for k in HARD_WEIGHTS)
+
+
+def test_race_until_switches_the_playouts_by_the_leaders_points():
+    # Seat 1 leads with 5 points. Playouts "race" (their own weights: the opponent not counted) only while the leader
+    # has fewer than race_until points; from there on they play with the bot's own weights.
+    from splendor.ai.heuristic import Weights
+    from splendor.ai.search import HARD_WEIGHTS, HardBot
+
+    l3 = [c.code for c in splendor.CARDS if c.level == 3 and c.points == 5][:1]
+    l1 = [c.code for c in splendor.CARDS if c.level == 1 and c.points == 0][:3]
+    game = build(cards={0: l1, 1: l3}, tokens={0: [1, 1, 0, 0, 1, 0]})
+    assert max(game.scores) == 5
+    obs = game.observation(0)
+    racing = Weights(**{**HARD_WEIGHTS, "opponent": 0.0})
+
+    def values(**kw):
+        _, info = HardBot(**kw).decide(obs, random.Random(3), Budget(iterations=120))
+        return info["candidates"]
+
+    plain, always = values(), values(rollout_weights=racing)
+    assert plain != always  # the racing playouts do change the search here
+    assert values(rollout_weights=racing, race_until=6) == always  # 5 < 6: still racing
+    assert values(rollout_weights=racing, race_until=5) == plain  # 5 >= 5: the bot's own weights
+
+
+def test_race_seats_chooses_who_plays_the_playouts_by_the_rollout_weights():
+    # With a horizon of one turn the playout is the opponent's reply alone: racing only the searching seat ("self")
+    # then searches like no racing at all, and racing only the "others" like racing everyone.
+    from splendor.ai.heuristic import Weights
+    from splendor.ai.search import HARD_WEIGHTS, HardBot
+
+    game = splendor.new_game(players=2, seed=21)
+    for text in ("take white blue green", "take red black blue", "reserve deck 2", "take white green red"):
+        game.apply(text)
+    obs = game.observation(0)
+    racing = Weights(**{**HARD_WEIGHTS, "opponent": 0.0})
+
+    def values(**kw):
+        _, info = HardBot(horizon=1, **kw).decide(obs, random.Random(3), Budget(iterations=120))
+        return info["candidates"]
+
+    plain, everyone = values(), values(rollout_weights=racing)
+    assert plain != everyone
+    assert values(rollout_weights=racing, race_seats="self") == plain
+    assert values(rollout_weights=racing, race_seats="others") == everyone
+    with pytest.raises(ValueError, match="race_seats"):
+        HardBot(race_seats="nobody")
