@@ -107,7 +107,7 @@ class HardBot(Bot):
                  race_seats="all"):
         self.weights = weights or Weights(**HARD_WEIGHTS)
         self.scorer = Scorer(self.weights)
-        self.rollout = Scorer(rollout_weights or self.weights)
+        self.rollout = Scorer(rollout_weights) if rollout_weights else self.scorer
         self.candidates = candidates
         self.horizon = horizon
         # Near the end the result itself decides: play the samples out (up to this many turns) once anyone has
@@ -139,10 +139,11 @@ class HardBot(Bot):
         lead = max(p.points for p in game._players)
         if lead >= self.endgame_points:
             horizon = max(horizon, self.endgame_horizon)
-        rollout = self.rollout if self.race_until is None or lead < self.race_until else self.scorer
-        mine, others = rollout, None
-        if rollout is not self.scorer and self.race_seats != "all":
-            mine, others = (rollout, self.scorer) if self.race_seats == "self" else (self.scorer, rollout)
+        mine, others = self.rollout, None  # the searching seat's scorer in the playouts, and the others' if not the same
+        if self.race_until is not None and lead >= self.race_until:
+            mine = self.scorer
+        elif self.race_seats != "all":
+            mine, others = (self.rollout, self.scorer) if self.race_seats == "self" else (self.scorer, self.rollout)
         vals = seat_values(game, self.weights)
         opp_ref = max(v for j, v in enumerate(vals) if j != seat)
         clock = budget.clock()
