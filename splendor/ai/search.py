@@ -67,20 +67,18 @@ def prune(game, legal, scorer, keep_takes=3, keep_reserves=2):
     return out or legal
 
 
-def playout(g, plies, scorer, others=None, seat=None):
-    """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends). With ``others``,
-    the seats other than ``seat`` play by that scorer instead."""
+def playout(g, plies, scorer):
+    """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends)."""
     k = 0
     while k < plies and g.phase_ != "over":
         legal = g.legal_actions()
         if len(legal) == 1:
             a = legal[0]
         else:
-            sc = scorer if others is None or g.current == seat else others
             if g.phase_ == "action":
-                legal = prune(g, legal, sc)
+                legal = prune(g, legal, scorer)
             best = None
-            for s, act in sc.scores(g, g.current, legal):
+            for s, act in scorer.scores(g, g.current, legal):
                 if best is None or s > best[0]:
                     best = (s, act)
             a = best[1]
@@ -103,8 +101,7 @@ class HardBot(Bot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
-                 rollout_weights=None, leaf_opponent=0.8, race_until=None,
-                 race_seats="all"):
+                 rollout_weights=None, leaf_opponent=0.8):
         self.weights = weights or Weights(**HARD_WEIGHTS)
         self.scorer = Scorer(self.weights)
         self.rollout = Scorer(rollout_weights) if rollout_weights else self.scorer
@@ -115,14 +112,6 @@ class HardBot(Bot):
         self.endgame_horizon = endgame_horizon
         self.endgame_points = endgame_points
         self.leaf_opponent = leaf_opponent
-        # The playouts use ``rollout_weights`` while the leader has fewer than ``race_until`` points (None: always),
-        # then the bot's own weights.
-        self.race_until = race_until
-        # Who plays by ``rollout_weights`` in the playouts: "all" seats, only the searching seat ("self") or only the
-        # "others" (the rest play by the bot's own weights).
-        if race_seats not in ("all", "self", "others"):
-            raise ValueError(f"race_seats must be 'all', 'self' or 'others', not {race_seats!r}")
-        self.race_seats = race_seats
 
     def _decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
@@ -136,14 +125,8 @@ class HardBot(Bot):
         counts = [0] * k
         alive = list(range(k))
         horizon = self.horizon
-        lead = max(p.points for p in game._players)
-        if lead >= self.endgame_points:
+        if max(p.points for p in game._players) >= self.endgame_points:
             horizon = max(horizon, self.endgame_horizon)
-        mine, others = self.rollout, None  # the searching seat's scorer in the playouts, and the others' if not the same
-        if self.race_until is not None and lead >= self.race_until:
-            mine = self.scorer
-        elif self.race_seats != "all":
-            mine, others = (self.rollout, self.scorer) if self.race_seats == "self" else (self.scorer, self.rollout)
         vals = seat_values(game, self.weights)
         opp_ref = max(v for j, v in enumerate(vals) if j != seat)
         clock = budget.clock()
@@ -154,7 +137,7 @@ class HardBot(Bot):
             for i in alive:
                 g = det.copy()
                 g.apply_unchecked(cands[i])
-                playout(g, horizon, mine, others, seat)
+                playout(g, horizon, self.rollout)
                 totals[i] += leaf_value(g, self.weights, seat, self.leaf_opponent, opp_ref)
                 counts[i] += 1
                 clock.tick()
