@@ -174,9 +174,8 @@ def test_module_level_choose_shortcut():
     assert game.why_illegal(action) is None
 
 
-def test_stage_can_count_cards_held_and_then_the_engine_fades_sooner():
-    # Seat 0 holds six level 1 cards worth no points; seat 1 holds one worth a point. By points alone the game has
-    # barely begun (1 of 15); with each card counting 0.4 points the leader stands at 0.4 * 6 = 2.4.
+def test_stage_is_the_leaders_points_and_the_engine_fades_with_it():
+    # Seat 0 holds six level 1 cards worth no points; seat 1 holds one worth a point, then eleven more points.
     from splendor.ai.heuristic import View, Weights, seat_values, stage_of
     from splendor.ai.search import HARD_WEIGHTS, HardBot
 
@@ -184,11 +183,13 @@ def test_stage_can_count_cards_held_and_then_the_engine_fades_sooner():
     one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
     game = build(cards={0: zero, 1: [one]})
     assert stage_of(game) == pytest.approx(1 / 15)
-    assert stage_of(game, 0.4) == pytest.approx(2.4 / 15)
-    assert View(game, 1, 0.4).stage == pytest.approx(2.4 / 15)
-    plain = seat_values(game, Weights())
-    counted = seat_values(game, Weights(stage_cards=0.4))
-    assert counted[0] < plain[0]  # its six bonuses are worth less as an engine later in the game
+    assert View(game, 0).stage == pytest.approx(1 / 15)
+    early = seat_values(game, Weights())
+    three = [c.code for c in splendor.CARDS if c.level == 3 and c.points == 4][:3]
+    late_game = build(cards={0: zero, 1: [one] + three})
+    assert stage_of(late_game) == pytest.approx(13 / 15) == View(late_game, 0).stage
+    late = seat_values(late_game, Weights())
+    assert late[0] < early[0]  # seat 0's six bonuses are worth less as an engine near the end
     # The hard bot plays with its own weights; the medium bot keeps the defaults.
     hard, medium = get_bot("hard"), get_bot("medium")
     assert isinstance(hard, HardBot) and HARD_WEIGHTS

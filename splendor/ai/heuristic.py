@@ -23,7 +23,7 @@ class Weights:
     (``search.HARD_WEIGHTS``)."""
 
     __slots__ = ("bonus", "bonus_cap", "noble", "gamma", "prospect", "token", "gold", "blind", "opponent",
-                 "finish", "reserve_slot", "noble_blind", "secured", "stage_cards")
+                 "finish", "reserve_slot", "noble_blind", "secured")
 
     def __init__(self, **overrides):
         self.bonus = 1.52         # engine value of one bonus at the start (fades to 0 at 15 points)
@@ -39,7 +39,6 @@ class Weights:
         self.reserve_slot = 0.25  # each reserved card held (a slot used, a card not yet paying)
         self.secured = 1.0        # a reserved card's prospect, relative to a market card's (no one can take it)
         self.noble_blind = False  # True: the seat overlooks nobles (easy bot's habit)
-        self.stage_cards = 0.0    # each card a seat holds counts this many points toward the game's stage
         for k, v in overrides.items():
             if k not in self.__slots__:
                 raise ValueError(f"unknown weight {k!r}")
@@ -57,14 +56,9 @@ class Weights:
         return w
 
 
-def stage_of(game, stage_cards=0.0):
-    """How far the game is toward its end, 0 to 1: the leader's points over 15 (each card held counting
-    ``stage_cards`` points more)."""
-    if not stage_cards:
-        best = max(p.points for p in game._players)
-    else:
-        best = max(p.points + stage_cards * len(p._cards) for p in game._players)
-    return min(1.0, best / WINNING_POINTS)
+def stage_of(game):
+    """How far the game is toward its end, 0 to 1: the leader's points over 15."""
+    return min(1.0, max(p.points for p in game._players) / WINNING_POINTS)
 
 
 _PRICES = {}
@@ -226,10 +220,10 @@ def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), 
 class View:
     """What one seat sees of a game, as plain arrays, for evaluating moves without applying them."""
 
-    __slots__ = ("seat", "n", "market", "nobles", "supply", "tok", "bon", "points", "reserved", "ncards",
+    __slots__ = ("seat", "n", "market", "nobles", "supply", "tok", "bon", "points", "reserved",
                  "stage", "blind")
 
-    def __init__(self, game, seat, stage_cards=0.0):
+    def __init__(self, game, seat):
         self.seat = seat
         self.n = game.n
         self.market = [c for row in game._market for c in row if c is not None]
@@ -238,7 +232,6 @@ class View:
         self.tok = [p.tok[:] for p in game._players]
         self.bon = [p.bon[:] for p in game._players]
         self.points = [p.points for p in game._players]
-        self.ncards = [len(p._cards) for p in game._players]
         show_all = game._open
         # Visible reserved cards of each seat; an opponent's blind reservations are not visible.
         self.reserved = []
@@ -250,8 +243,7 @@ class View:
             else:
                 self.reserved.append([c for c, h in zip(p._reserved, p.hidden) if not h])
                 self.blind.append(sum(1 for h in p.hidden if h))
-        lead = max(self.points) if not stage_cards else max(p + stage_cards * c for p, c in zip(self.points, self.ncards))
-        self.stage = min(1.0, lead / WINNING_POINTS)
+        self.stage = min(1.0, max(self.points) / WINNING_POINTS)  # as stage_of
 
 
 class Scorer:
@@ -305,7 +297,7 @@ class Scorer:
         if actions is None:
             actions = game.legal_actions()
         if view is None:
-            view = View(game, seat, self.w.stage_cards)
+            view = View(game, seat)
         w = self.w
         lam = w.opponent
         stage = view.stage
@@ -441,7 +433,7 @@ class Scorer:
     def color_gains(self, game, seat, view=None):
         """What one more token of each color (two, at index 5 + color) would add to ``seat``'s value: a quick way
         to rank takes without pricing each of them."""
-        view = view or View(game, seat, self.w.stage_cards)
+        view = view or View(game, seat)
         w = self.w
         ctx = seat_context(w, view.bon[seat], view.points[seat], view.market, view.nobles, view.stage,
                            view.reserved[seat])
@@ -471,7 +463,7 @@ class Scorer:
 
 def seat_values(game, weights):
     """Every seat's value in a (determinized) game."""
-    stage = stage_of(game, weights.stage_cards)
+    stage = stage_of(game)
     market = [c for row in game._market for c in row if c is not None]
     nobles = game._nobles
     supply = game._supply
