@@ -168,6 +168,25 @@ def test_hard_bot_honours_a_time_budget():
     assert info["iterations"] > 0
 
 
+def test_hard_bot_can_search_every_purchase_beyond_its_top_candidates():
+    from splendor.ai.search import HardBot
+
+    engine = {}  # a 0-point level 1 card of each color: a bonus of each, and with ten tokens many cards are affordable
+    for c in splendor.CARDS:
+        if c.level == 1 and c.points == 0:
+            engine.setdefault(c.bonus, c.code)
+    game = build(tokens={0: (2, 2, 2, 2, 2, 0)}, cards={0: list(engine.values())})
+    buys = [a for a in game.legal_actions() if a.kind == "buy"]
+    assert len(buys) >= 3
+    obs = game.observation(0)
+    narrow, info = HardBot(candidates=1).decide(obs, random.Random(1), SMALL)
+    assert info["searched"] == 1  # the shipped bot searches its top candidates only
+    wide, info = HardBot(candidates=1, every_buy=True).decide(obs, random.Random(1), SMALL)
+    top = HardBot().scorer.best(game)
+    assert info["searched"] == 1 + len(buys) - (top.kind == "buy")
+    assert game.why_illegal(wide) is None and game.why_illegal(narrow) is None
+
+
 def test_module_level_choose_shortcut():
     game = splendor.new_game(players=2, seed=9)
     action = ai.choose(game.observation(0), random.Random(1), SMALL, level="easy")

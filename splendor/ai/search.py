@@ -95,17 +95,20 @@ HARD_WEIGHTS = {"bonus": 1.0, "reserve_slot": 0.1}
 
 
 class HardBot(Bot):
-    """Searches: see the module text. ``candidates``: moves searched; ``horizon``: turns played out after each."""
+    """Searches: see the module text. ``candidates``: the best-looking moves searched; ``every_buy`` (a tuning knob,
+    off): every possible purchase is searched too, wherever the scorer ranks it (docs/BOTS.md, fourth round);
+    ``horizon``: turns played out after each move."""
 
     level = "hard"
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
-                 rollout_weights=None, leaf_opponent=0.8):
+                 rollout_weights=None, leaf_opponent=0.8, every_buy=False):
         self.weights = weights or Weights(**HARD_WEIGHTS)
         self.scorer = Scorer(self.weights)
         self.rollout = Scorer(rollout_weights) if rollout_weights else self.scorer
         self.candidates = candidates
+        self.every_buy = every_buy
         self.horizon = horizon
         # Near the end the result itself decides: play the samples out (up to this many turns) once anyone has
         # ``endgame_points``.
@@ -120,6 +123,8 @@ class HardBot(Bot):
             return scored[best][1], {"candidates": _top(scored)}
         ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])
         cands = [scored[i][1] for i in ranked[: self.candidates]]
+        if self.every_buy:
+            cands += [scored[i][1] for i in ranked[self.candidates:] if scored[i][1].kind == "buy"]
         k = len(cands)
         totals = [0.0] * k
         counts = [0] * k
@@ -153,6 +158,7 @@ class HardBot(Bot):
         info = {
             "iterations": clock.n,
             "samples": samples,
+            "searched": k,
             "seconds": round(clock.elapsed(), 3),
             "win_chance": round(totals[best] / counts[best], 3),
             "candidates": [
