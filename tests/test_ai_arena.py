@@ -116,5 +116,41 @@ def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
         return re.sub(r"\[\d+ s\]", "", out.split("seed 1:", 1)[1])
 
     assert play(capsys.readouterr().out) != play(first)
+    # So does the fitted leaf model (docs/BOTS.md, fifth round); a model missing a part is refused.
+    bot_style.main(args[:-4] + ["--hard", '{"candidates": 3, "leaf_model": "fitted"}', "--vs", "easy"])
+    assert play(capsys.readouterr().out) != play(first)
+    with pytest.raises(ValueError, match="coefficient pair"):
+        bot_style.main(["--games", "1", "--hard", '{"leaf_model": {"points": [1, 0]}}'])
     with pytest.raises(ValueError, match="unknown weight"):
         bot_style.main(["--games", "1", "--weights", '{"no_such_weight": 1}'])
+
+
+def test_fit_leaf_tool_recovers_a_known_model_and_fits_real_games(capsys):
+    """tools/fit_leaf.py (the hard bot's leaf model): its logistic regression finds the coefficients that made
+    synthetic results, and on a few real games it prints a coefficient pair for every part of a seat's value."""
+    import ast
+    import math
+    import random
+
+    from splendor.ai.heuristic import LeafModel
+    from tools import fit_leaf
+
+    rng = random.Random(3)
+    truth = [1.5, -0.7, 0.3]
+    rows = []
+    for _ in range(6000):
+        x = [rng.gauss(0, 1) for _ in truth]
+        p = 1 / (1 + math.exp(-sum(t * v for t, v in zip(truth, x))))
+        rows.append((x, 1.0 if rng.random() < p else 0.0))
+    w = fit_leaf.fit(rows)
+    assert all(abs(a - b) < 0.12 for a, b in zip(w, truth)), w
+    assert fit_leaf.log_loss(rows, lambda x: fit_leaf.sigmoid(sum(a * v for a, v in zip(w, x)))) < \
+        fit_leaf.log_loss(rows, lambda x: 0.5)
+    assert fit_leaf.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
+
+    assert fit_leaf.main(["--games", "15", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"15 medium self-play games: \d+ positions fitted, \d+ held out", out), out
+    assert re.search(r"held-out log loss: hand-set leaf [\d.]+, fitted [\d.]+", out), out
+    printed = ast.literal_eval(out[out.index("{"):])  # the coefficients, as FITTED_LEAF takes them
+    LeafModel(printed)

@@ -1,5 +1,6 @@
 """The bots: interface, legal actions in every phase, determinism, fairness, no global randomness."""
 
+import math
 import random
 
 import pytest
@@ -216,3 +217,72 @@ def test_stage_is_the_leaders_points_and_the_engine_fades_with_it():
     assert all(getattr(medium.scorer.w, k) == getattr(Weights(), k) for k in HARD_WEIGHTS)
     assert any(getattr(hard.weights, k) != getattr(Weights(), k) for k in HARD_WEIGHTS)
 
+
+
+def test_seat_parts_add_up_to_the_seat_value():
+    """The leaf model weighs the terms of a seat's value: read apart, they must add up to the value itself."""
+    from splendor.ai.heuristic import Weights, seat_parts, seat_values, stage_of
+    from splendor.ai.search import HARD_WEIGHTS
+
+    checked = 0
+    for w in (Weights(), Weights(**HARD_WEIGHTS)):
+        def watch(game, seat, action):
+            nonlocal checked
+            stage = stage_of(game)
+            market = [c for row in game._market for c in row if c is not None]
+            for p, value in zip(game._players, seat_values(game, w)):
+                pts, engine, nobles, held, pro, usable, gold = seat_parts(w, p, market, game._nobles, stage,
+                                                                          game._supply)
+                assert held == len(p.reserved) and gold == p.tok[5] and 0 <= usable <= sum(p.tok[:5])
+                assert pts + engine + nobles - w.reserve_slot * held + pro + w.token * usable + w.gold * gold \
+                    == pytest.approx(value, abs=1e-9)
+                checked += 1
+
+        play_game([get_bot("medium"), get_bot("medium")], 7, watch=watch)
+    assert checked > 100
+
+
+def test_the_fitted_leaf_judges_more_of_what_wins_as_better():
+    from splendor.ai.heuristic import PARTS, LeafModel, Weights, leaf_value
+    from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot
+
+    assert get_bot("hard").leaf_model is None  # the shipped bot judges by the hand-set values (fifth round)
+    for part in ("points", "engine", "nobles", "prospects"):  # at every stage of the game, more is better
+        base, per_stage = FITTED_LEAF.coefficients[part]
+        assert base > 0 and base + per_stage > 0, part
+    with pytest.raises(ValueError, match="coefficient pair for each"):
+        LeafModel({"points": (1.0, 0.0)})
+    # The leaf is the logistic of the standings' difference, the opponent's change since the root counting less.
+    w = Weights(**HARD_WEIGHTS)
+    one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
+    game = build(cards={0: [one]})
+    mine, theirs = FITTED_LEAF.values(game, w)
+    assert mine > theirs
+    assert leaf_value(game, w, 0, model=FITTED_LEAF) == pytest.approx(1 / (1 + math.exp(theirs - mine)))
+    assert leaf_value(game, w, 1, 0.5, 0.2, model=FITTED_LEAF) == pytest.approx(
+        1 / (1 + math.exp(-(theirs - 0.2 - 0.5 * (mine - 0.2)))))
+    only_points = LeafModel({k: ((1.0, 0.0) if k == "points" else (0.0, 0.0)) for k in PARTS})
+    assert only_points.values(game, w) == [1.0, 0.0]
+
+
+def test_the_leaf_model_decides_what_the_search_prefers():
+    """With no playout (horizon 0) the search judges each candidate's position by the leaf model alone: a model that
+    counts only gold reserves, one that counts only points buys the point card."""
+    from splendor.ai.heuristic import PARTS, LeafModel
+    from splendor.ai.search import HardBot
+
+    market = [c for row in build().market for c in row if c]
+    card = next(c for c in market if c.points and max(c.cost_t) <= 4 and sum(c.cost_t) <= 10)
+    game = build(tokens={0: tuple(card.cost_t) + (0,)})
+    legal = game.legal_actions()
+    assert any(a.kind == "buy" and a.card == card for a in legal)
+
+    def only(part):
+        return LeafModel({k: ((1.0, 0.0) if k == part else (0.0, 0.0)) for k in PARTS})
+
+    obs = game.observation(0)
+    kw = {"horizon": 0, "endgame_horizon": 0, "candidates": len(legal)}
+    gold, _ = HardBot(leaf_model=only("gold"), **kw).decide(obs, random.Random(1), SMALL)
+    points, _ = HardBot(leaf_model=only("points"), **kw).decide(obs, random.Random(1), SMALL)
+    assert gold.kind == "reserve"
+    assert points.kind == "buy" and points.card == card

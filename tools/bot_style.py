@@ -30,16 +30,21 @@ if str(ROOT) not in sys.path:
 
 from splendor.ai import arena, get_bot  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
-from splendor.ai.heuristic import Weights  # noqa: E402
-from splendor.ai.search import HARD_WEIGHTS, HardBot  # noqa: E402
+from splendor.ai.heuristic import LeafModel, Weights  # noqa: E402
+from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot  # noqa: E402
 
 MARKS = (5, 10, 13)
 
 
 def hard_bot(hard, weights):
-    """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides) and ``--weights``
-    (overrides of HARD_WEIGHTS). A wrong keyword or weight raises here."""
+    """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides; ``leaf_model``
+    "fitted" for search.FITTED_LEAF, or an object of coefficient pairs) and ``--weights`` (overrides of
+    HARD_WEIGHTS). A wrong keyword or weight raises here."""
     kw = dict(hard)
+    if kw.get("leaf_model") == "fitted":
+        kw["leaf_model"] = FITTED_LEAF
+    elif kw.get("leaf_model"):  # {part: [base, per_stage]}
+        kw["leaf_model"] = LeafModel(kw["leaf_model"])
     if "rollout_weights" in kw:  # the playouts' own weights, over the hard bot's
         kw["rollout_weights"] = Weights(**{**HARD_WEIGHTS, **weights, **kw["rollout_weights"]})
     return HardBot(weights=Weights(**{**HARD_WEIGHTS, **weights}), **kw)

@@ -92,13 +92,10 @@ def with_reserved(w, ctx, j):
     return base - w.reserve_slot, cards[:j] + cards[j + 1:] + [(prices, worth * w.secured, price)], slots - 1
 
 
-def seat_context(w, bon, points, market, nobles, stage, reserved=(), hidden_reserved=0, extra=0.0):
-    """The part of a seat's value that does not depend on its tokens or the supply, and each visible card's price
-    after bonuses: computed once, then :func:`context_value` prices any holding of tokens quickly."""
-    late = 1.0 - stage
-    wb = w.bonus * late
-    cap = w.bonus_cap
-    # Nobles: progress squared, and what one more bonus of each color would add.
+def bonus_terms(w, bon, nobles):
+    """(engine count, noble progress, what one more bonus of each color adds to the noble progress) for bonuses
+    ``bon``: the engine counts bonuses of one color past ``bonus_cap`` a third each; noble progress is
+    3 x ``noble`` x the fraction met squared, per noble."""
     nob = 0.0
     nm = [0.0, 0.0, 0.0, 0.0, 0.0]
     if nobles and not w.noble_blind:
@@ -120,13 +117,21 @@ def seat_context(w, bon, points, market, nobles, stage, reserved=(), hidden_rese
                     if bon[i] < n:
                         nm[i] += gain
         nob *= scale
-    # Engine: bonuses, with diminishing returns past the cap.
+    cap = w.bonus_cap
     eng = 0.0
-    bw = [0.0, 0.0, 0.0, 0.0, 0.0]
     for i in range(5):
         b = bon[i]
         eng += b if b <= cap else cap + (b - cap) / 3.0
-        bw[i] = (wb if b < cap else wb / 3.0) + nm[i]
+    return eng, nob, nm
+
+
+def seat_context(w, bon, points, market, nobles, stage, reserved=(), hidden_reserved=0, extra=0.0):
+    """The part of a seat's value that does not depend on its tokens or the supply, and each visible card's price
+    after bonuses: computed once, then :func:`context_value` prices any holding of tokens quickly."""
+    wb = w.bonus * (1.0 - stage)
+    cap = w.bonus_cap
+    eng, nob, nm = bonus_terms(w, bon, nobles)
+    bw = [(wb if bon[i] < cap else wb / 3.0) + nm[i] for i in range(5)]
     cards = []
     secured = w.secured
     bon_t = tuple(bon)
@@ -151,11 +156,19 @@ def seat_context(w, bon, points, market, nobles, stage, reserved=(), hidden_rese
 
 
 def context_value(w, ctx, tok, supply):
-    """A seat's value (see the module text) from its :func:`seat_context` and its tokens, given the supply.
+    """A seat's value (see the module text) from its :func:`seat_context` and its tokens, given the supply."""
+    pro, usable = prospects(w, ctx, tok, supply)
+    return ctx[0] + pro + w.token * usable + w.gold * tok[5]
+
+
+def prospects(w, ctx, tok, supply):
+    """(prospects, usable tokens) of a seat from its :func:`seat_context` and its tokens, given the supply.
 
     Prospects: the best visible cards, discounted by the turns to afford them. Tokens come from the supply (what it
-    lacks must be gold, from reservations) and at most 10 can be held: a price beyond that needs more bonuses."""
-    base, cards, slots = ctx
+    lacks must be gold, from reservations) and at most 10 can be held: a price beyond that needs more bonuses.
+    Usable tokens: colored tokens some visible card still asks for."""
+    cards = ctx[1]
+    slots = ctx[2]
     gold = tok[5]
     gamma = w.gamma
     vals = []
@@ -207,7 +220,7 @@ def context_value(w, ctx, tok, supply):
     for i in range(5):
         if tok[i] > use[i]:
             idle += tok[i] - use[i]
-    return base + pro + w.token * (tok[0] + tok[1] + tok[2] + tok[3] + tok[4] - idle) + w.gold * gold
+    return pro, tok[0] + tok[1] + tok[2] + tok[3] + tok[4] - idle
 
 
 def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), hidden_reserved=0, extra=0.0):
@@ -471,14 +484,60 @@ def seat_values(game, weights):
             for p in game._players]
 
 
-def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0):
+#: The parts of a seat's value, in the order :func:`seat_parts` gives them.
+PARTS = ("points", "engine", "nobles", "held", "prospects", "usable", "gold")
+
+
+def seat_parts(w, p, market, nobles, stage, supply):
+    """The terms of one player's value (see :data:`PARTS`): points (with ``finish`` at 15), the engine value of its
+    bonuses, noble progress, reserved cards held, prospects, usable tokens and gold. The value is
+    points + engine + nobles - reserve_slot x held + prospects + token x usable + gold x gold."""
+    bon = p.bon
+    eng, nob, _ = bonus_terms(w, bon, nobles)
+    ctx = seat_context(w, bon, 0, market, nobles, stage, p._reserved)
+    pro, usable = prospects(w, ctx, p.tok, supply)
+    pts = p.points + (w.finish if p.points >= WINNING_POINTS else 0.0)
+    return (pts, w.bonus * (1.0 - stage) * eng, nob, len(p._reserved), pro, usable, p.tok[5])
+
+
+class LeafModel:
+    """A seat's standing as a linear model of its :func:`seat_parts`, fitted to game results (tools/fit_leaf.py):
+    each part's coefficient is ``base + per_stage x stage``, and the logistic of the difference between two seats'
+    standings is the chance that the first wins. ``coefficients``: {part: (base, per_stage)} for every part."""
+
+    def __init__(self, coefficients):
+        if set(coefficients) != set(PARTS):
+            raise ValueError(f"a leaf model needs a coefficient pair for each of {', '.join(PARTS)}")
+        self.coefficients = {k: tuple(coefficients[k]) for k in PARTS}
+        self._base = [self.coefficients[k][0] for k in PARTS]
+        self._slope = [self.coefficients[k][1] for k in PARTS]
+
+    def values(self, game, weights):
+        """Every seat's standing in a (determinized) game, the parts read with ``weights``."""
+        stage = stage_of(game)
+        market = [c for row in game._market for c in row if c is not None]
+        co = [b + k * stage for b, k in zip(self._base, self._slope)]
+        out = []
+        for p in game._players:
+            parts = seat_parts(weights, p, market, game._nobles, stage, game._supply)
+            out.append(sum(c * x for c, x in zip(co, parts)))
+        return out
+
+
+def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0, model=None):
     """``seat``'s standing at a search leaf, 0..1: the result when the game is over, otherwise a logistic of its
     value minus the best opponent's, where the opponent's change since the root (``opp_ref``) counts
-    ``opp_weight`` times (below 1: the seat's own progress matters more than holding the opponent back)."""
+    ``opp_weight`` times (below 1: the seat's own progress matters more than holding the opponent back). With a
+    :class:`LeafModel` the standings are the model's (already on the logistic's scale); without, the seats' values
+    over ``scale``."""
     if game.phase_ == "over":
         win = game.winners
         return 1.0 / len(win) if seat in win else 0.0
-    vals = seat_values(game, weights)
+    if model is not None:
+        vals = model.values(game, weights)
+        scale = 1.0
+    else:
+        vals = seat_values(game, weights)
     best = max(v for j, v in enumerate(vals) if j != seat)
     d = (vals[seat] - opp_ref - opp_weight * (best - opp_ref)) / scale
     if d < -30:
