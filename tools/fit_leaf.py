@@ -2,9 +2,9 @@
 
     .venv/bin/python tools/fit_leaf.py [--games 4000] [--seed 1000] [--jobs 2]
 
-Plays ``--games`` medium-against-medium games (deal k: ``arena.game_seed(seed + k // 1000, k)``, deals the arena's
-seeds 1 and 2 never use), records every action-phase position, and fits a logistic regression of the result for
-seat 0 (1 win, 0 loss, a share for a shared victory) on:
+Plays ``--games`` medium-against-medium games (deal k: ``arena.game_seed(seed + k // 1000, k)``: other deals than
+those of the arena's seeds 1 and 2), records every action-phase position, and fits a logistic regression of the
+result for seat 0 (1 win, 0 loss, a share for a shared victory) on:
 
 - the difference between the two seats' parts of value (``heuristic.seat_parts``, read with ``HARD_WEIGHTS``), and
   the same differences times the stage (the leader's points over 15): a part's coefficient is base + per_stage x
