@@ -156,19 +156,11 @@ def seat_context(w, bon, points, market, nobles, stage, reserved=(), hidden_rese
 
 
 def context_value(w, ctx, tok, supply):
-    """A seat's value (see the module text) from its :func:`seat_context` and its tokens, given the supply."""
-    pro, usable = prospects(w, ctx, tok, supply)
-    return ctx[0] + pro + w.token * usable + w.gold * tok[5]
-
-
-def prospects(w, ctx, tok, supply):
-    """(prospects, usable tokens) of a seat from its :func:`seat_context` and its tokens, given the supply.
+    """A seat's value (see the module text) from its :func:`seat_context` and its tokens, given the supply.
 
     Prospects: the best visible cards, discounted by the turns to afford them. Tokens come from the supply (what it
-    lacks must be gold, from reservations) and at most 10 can be held: a price beyond that needs more bonuses.
-    Usable tokens: colored tokens some visible card still asks for."""
-    cards = ctx[1]
-    slots = ctx[2]
+    lacks must be gold, from reservations) and at most 10 can be held: a price beyond that needs more bonuses."""
+    base, cards, slots = ctx
     gold = tok[5]
     gamma = w.gamma
     vals = []
@@ -220,7 +212,7 @@ def prospects(w, ctx, tok, supply):
     for i in range(5):
         if tok[i] > use[i]:
             idle += tok[i] - use[i]
-    return pro, tok[0] + tok[1] + tok[2] + tok[3] + tok[4] - idle
+    return base + pro + w.token * (tok[0] + tok[1] + tok[2] + tok[3] + tok[4] - idle) + w.gold * gold
 
 
 def seat_value(w, tok, bon, points, market, nobles, stage, supply, reserved=(), hidden_reserved=0, extra=0.0):
@@ -493,11 +485,18 @@ def seat_parts(w, p, market, nobles, stage, supply):
     bonuses, noble progress, reserved cards held, prospects, usable tokens and gold. The value is
     points + engine + nobles - reserve_slot x held + prospects + token x usable + gold x gold."""
     bon = p.bon
+    tok = p.tok
     eng, nob, _ = bonus_terms(w, bon, nobles)
     ctx = seat_context(w, bon, 0, market, nobles, stage, p._reserved)
-    pro, usable = prospects(w, ctx, p.tok, supply)
+    use = [0, 0, 0, 0, 0]  # as context_value: tokens beyond the most any visible card asks for are idle
+    for prices, _, _ in ctx[1]:
+        for i, n in prices:
+            if n > use[i]:
+                use[i] = n
+    usable = sum(min(tok[i], use[i]) for i in range(5))
+    pro = context_value(w, (0.0, ctx[1], ctx[2]), tok, supply) - w.token * usable - w.gold * tok[5]
     pts = p.points + (w.finish if p.points >= WINNING_POINTS else 0.0)
-    return (pts, w.bonus * (1.0 - stage) * eng, nob, len(p._reserved), pro, usable, p.tok[5])
+    return (pts, w.bonus * (1.0 - stage) * eng, nob, len(p._reserved), pro, usable, tok[5])
 
 
 class LeafModel:
