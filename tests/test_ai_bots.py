@@ -244,7 +244,7 @@ def test_seat_parts_add_up_to_the_seat_value():
 
 def test_the_fitted_leaf_judges_more_of_what_wins_as_better():
     from splendor.ai.heuristic import PARTS, LeafModel, Weights, leaf_value
-    from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot
+    from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS
 
     assert get_bot("hard").leaf_model is None  # the shipped bot judges by the hand-set values (fifth round)
     for part in ("points", "engine", "nobles", "prospects"):  # at every stage of the game, more is better
