@@ -188,6 +188,36 @@ def test_hard_bot_can_search_every_purchase_beyond_its_top_candidates():
     assert game.why_illegal(wide) is None and game.why_illegal(narrow) is None
 
 
+def test_halving_schedules_share_the_budget_as_documented():
+    from splendor.ai.search import HardBot
+
+    obs = splendor.new_game(players=2, seed=3).observation(0)
+
+    def visits(halving):
+        _, info = HardBot(halving=halving).decide(obs, random.Random(1), Budget(iterations=400))
+        assert info["searched"] == 8 and info["iterations"] == 400
+        return [c["visits"] for c in info["candidates"]]
+
+    # Doubling: half the field goes after 4 deals, half again after 8; the last two share the rest: 32 + 16 + 2 x 176.
+    assert visits("doubling") == [184, 184, 8, 8]
+    # Even: a third of the budget a phase. 8 candidates for 17 deals (136 iterations, the first to pass 400 / 3),
+    # 4 until 268 (past 2 x 400 / 3, 50 deals), then two share the last 132.
+    assert visits("even") == [116, 116, 50, 50]
+    with pytest.raises(ValueError, match="halving"):
+        HardBot(halving="thirds")
+
+
+def test_clock_progress_is_the_share_of_the_budget_used():
+    clock = Budget(iterations=40).clock()
+    assert clock.progress() == 0
+    clock.tick(10)
+    assert clock.progress() == 0.25
+    clock.tick(100)
+    assert clock.progress() == 1.0
+    timed = Budget(seconds=30).clock()
+    assert 0 <= timed.progress() < 0.1
+
+
 def test_module_level_choose_shortcut():
     game = splendor.new_game(players=2, seed=9)
     action = ai.choose(game.observation(0), random.Random(1), SMALL, level="easy")

@@ -119,7 +119,9 @@ class HardBot(Bot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
-                 rollout_weights=None, leaf_opponent=0.8, every_buy=False, leaf_model=None):
+                 rollout_weights=None, leaf_opponent=0.8, every_buy=False, leaf_model=None, halving="doubling"):
+        if halving not in ("doubling", "even"):
+            raise ValueError(f"halving must be 'doubling' or 'even', not {halving!r}")
         self.weights = weights or Weights(**HARD_WEIGHTS)
         self.scorer = Scorer(self.weights)
         self.rollout = Scorer(rollout_weights) if rollout_weights else self.scorer
@@ -132,6 +134,7 @@ class HardBot(Bot):
         self.endgame_points = endgame_points
         self.leaf_opponent = leaf_opponent
         self.leaf_model = leaf_model
+        self.halving = halving
 
     def _decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
@@ -155,6 +158,13 @@ class HardBot(Bot):
         clock = budget.clock()
         samples = 0
         next_cut = 4
+        even = self.halving == "even"
+        if even:  # the budget in equal shares, one a phase: each phase halves the field, the last one picks of two
+            phases, n = 1, k
+            while n > 2:
+                n = (n + 1) // 2
+                phases += 1
+            cut = 1
         while not clock.done():
             det = resample(game, seat, rng)
             for i in alive:
@@ -165,10 +175,12 @@ class HardBot(Bot):
                 counts[i] += 1
                 clock.tick()
             samples += 1
-            if samples >= next_cut and len(alive) > 2:
+            if len(alive) > 2 and (clock.progress() >= cut / phases if even else samples >= next_cut):
                 alive.sort(key=lambda i: -totals[i] / counts[i])
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
                 next_cut *= 2
+                if even:
+                    cut += 1
         if not any(counts):
             return cands[0], {"iterations": 0, "candidates": _top(scored)}
         pool = [i for i in range(k) if counts[i] == max(counts)]
