@@ -113,7 +113,8 @@ class HardBot(Bot):
     off): every possible purchase is searched too, wherever the scorer ranks it (docs/BOTS.md, fourth round);
     ``horizon``: turns played out after each move; ``leaf_model`` (a tuning knob): a :class:`LeafModel` judging the
     position a playout reaches, instead of the hand-set values over a logistic scale of 3 points (FITTED_LEAF: see
-    docs/BOTS.md, fifth round)."""
+    docs/BOTS.md, fifth round); ``halving`` (a tuning knob): "doubling" drops the worse half of the candidates after
+    4, 8, 16 ... deals, "even" after each equal share of the budget (docs/BOTS.md, sixth round)."""
 
     level = "hard"
     default_budget = Budget(seconds=0.8)
