@@ -179,9 +179,10 @@ class HardBot(Bot):
             if len(alive) > 2 and (clock.progress() >= cut / phases if even else samples >= next_cut):
                 alive.sort(key=lambda i: -totals[i] / counts[i])
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
-                next_cut *= 2
                 if even:
                     cut += 1
+                else:
+                    next_cut *= 2
         if not any(counts):
             return cands[0], {"iterations": 0, "candidates": _top(scored)}
         pool = [i for i in range(k) if counts[i] == max(counts)]
