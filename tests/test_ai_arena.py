@@ -125,6 +125,29 @@ def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
         bot_style.main(["--games", "1", "--weights", '{"no_such_weight": 1}'])
 
 
+def test_bot_style_tool_replays_the_arena_game_by_game(capsys):
+    """With the shipped hard bot, the tool's games are the arena's (so its figures stand in for an arena run), and
+    --first K plays the same games as the tail of a longer run."""
+    from splendor.ai.budget import Budget
+    from tools import bot_style
+
+    games = arena.run(["hard", "easy"], players=2, games=3, seed=5, budget=Budget(iterations=3))
+    assert bot_style.main(["--games", "3", "--seed", "5", "--iterations", "3", "--jobs", "1", "--vs", "easy",
+                           "--per-game"]) == 0
+    out = capsys.readouterr().out
+    per_game = re.findall(r"^game (\d+): rounds (\d+)$", out, re.M)
+    assert per_game == [(str(r["k"] + 1), str(r["rounds"])) for r in games]
+    wins = sum(len([s for s in r["winners"] if r["seats"][s] == 0]) / len(r["winners"]) for r in games)
+    assert f"hard wins {wins / 3:.1%}" in out
+    bot_style.main(["--games", "1", "--first", "2", "--seed", "5", "--iterations", "3", "--jobs", "1", "--vs", "easy",
+                    "--per-game"])
+    tail = capsys.readouterr().out
+    assert re.findall(r"^game (\d+): rounds (\d+)$", tail, re.M) == per_game[2:]
+    assert "seed 5 from game 3:" in tail
+    with pytest.raises(SystemExit):
+        bot_style.main(["--games", "1", "--first", "-1"])
+
+
 def test_fit_leaf_tool_recovers_a_known_model_and_fits_real_games(capsys):
     """tools/fit_leaf.py (the hard bot's leaf model): its logistic regression finds the coefficients that made
     synthetic results, and on a few real games it prints a coefficient pair for every part of a seat's value."""

@@ -1,14 +1,16 @@
 """How the hard bot plays against itself, for tuning its game length (issue 4's self-play target).
 
-    .venv/bin/python tools/bot_style.py [--games 40] [--iterations 100] [--seed 1] [--jobs 2]
-        [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium]
+    .venv/bin/python tools/bot_style.py [--games 40] [--first 0] [--iterations 100] [--seed 1] [--jobs 2]
+        [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium] [--per-game]
 
 Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a hard bot built from ``--hard``
 (HardBot keyword arguments; ``rollout_weights`` as an object of weight overrides for the playouts alone) and
 ``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
 error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
 reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
-With ``--vs`` the other seat is that level and the hard bot's win rate is printed too.
+With ``--vs`` the other seat is that level and the hard bot's win rate is printed too. ``--first K`` starts at the
+arena's game K + 1 (to split a long run, or finish one); ``--per-game`` prints each game's length in the arena's
+``--progress`` format ("game 12: ... rounds 28"), so two runs, or a run and an arena log, compare game by game.
 
 The same deals for every setting make two runs a paired comparison: 40 games at 100 iterations take about 2.5
 minutes on 2 cores; confirm a setting with the arena itself (200 games, the default 400 iterations).
@@ -94,26 +96,35 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument("--first", type=int, default=0, help="the first game's index: play games first+1 ...")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hard", default="{}", help="HardBot keyword arguments, as JSON")
     parser.add_argument("--weights", default="{}", help="overrides of the hard bot's weights (HARD_WEIGHTS), as JSON")
     parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot)")
+    parser.add_argument("--per-game", action="store_true", help="print each game's length first")
     args = parser.parse_args(argv)
     hard, weights = json.loads(args.hard), json.loads(args.weights)
     hard_bot(hard, weights)  # a wrong setting fails here, before any game
-    tasks = [(k, args.seed, args.iterations, hard, weights, args.vs) for k in range(args.games)]
+    if args.games < 1 or args.first < 0:
+        parser.error("--games must be at least 1 and --first at least 0")
+    games = range(args.first, args.first + args.games)
+    tasks = [(k, args.seed, args.iterations, hard, weights, args.vs) for k in games]
     t0 = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             results = pool.map(one_game, tasks)
     else:
         results = [one_game(t) for t in tasks]
+    if args.per_game:
+        for task, r in zip(tasks, results):
+            print(f"game {task[0] + 1}: rounds {r[0]}")
     n = len(results)
     rounds = [r[0] for r in results]
     se = statistics.pstdev(rounds) / n ** 0.5 if n > 1 else 0.0
+    start = f" from game {args.first + 1}" if args.first else ""
     print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {args.iterations} iterations, {n} games, "
-          f"seed {args.seed}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
+          f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
           + (f"; hard wins {sum(r[3] for r in results) / n:.1%}" if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")
     totals: dict[str, float] = {}
