@@ -148,6 +148,25 @@ def test_bot_style_tool_replays_the_arena_game_by_game(capsys):
         bot_style.main(["--games", "1", "--first", "-1"])
 
 
+def test_bot_style_tool_pairs_its_games_with_a_log(tmp_path, capsys):
+    """--pair LOG: the mean difference game by game over the games in both, from an arena --progress log."""
+    from tools import bot_style
+
+    log = tmp_path / "arena.txt"
+    log.write_text("game 1: ok scores [15, 9] winners [0] rounds 30 bots ['hard', 'hard']\n"
+                   "game 2: ok scores [15, 12] winners [0] rounds 26 bots ['hard', 'hard']\n"
+                   "game 9: ok scores [16, 12] winners [0] rounds 20 bots ['hard', 'hard']\n")
+    assert bot_style.paired({1: 28, 2: 27, 3: 40}, log) == (
+        f"paired with {log}, 2 games: 27.50 against 28.00 rounds, difference -0.50 (se 1.50)")
+    assert "no game in common" in bot_style.paired({5: 28}, log)
+    assert bot_style.main(["--games", "2", "--seed", "5", "--iterations", "3", "--jobs", "1", "--per-game"]) == 0
+    own = tmp_path / "own.txt"
+    own.write_text(capsys.readouterr().out)
+    bot_style.main(["--games", "2", "--seed", "5", "--iterations", "3", "--jobs", "1", "--pair", str(own)])
+    last = capsys.readouterr().out.splitlines()[-1]  # the same bot on the same deals: the same games
+    assert ", 2 games: " in last and last.endswith("difference +0.00 (se 0.00)")
+
+
 def test_fit_leaf_tool_recovers_a_known_model_and_fits_real_games(capsys):
     """tools/fit_leaf.py (the hard bot's leaf model): its logistic regression finds the coefficients that made
     synthetic results, and on a few real games it prints a coefficient pair for every part of a seat's value."""

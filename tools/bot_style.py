@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/bot_style.py [--games 40] [--first 0] [--iterations 100] [--seed 1] [--jobs 2]
         [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium] [--per-game]
+        [--pair LOG]
 
 Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a hard bot built from ``--hard``
 (HardBot keyword arguments; ``rollout_weights`` as an object of weight overrides for the playouts alone) and
@@ -10,7 +11,9 @@ error, then the action mix per game (both seats): buys by level, buys from the r
 reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
 With ``--vs`` the other seat is that level and the hard bot's win rate is printed too. ``--first K`` starts at the
 arena's game K + 1 (to split a long run, or finish one); ``--per-game`` prints each game's length in the arena's
-``--progress`` format ("game 12: ... rounds 28"), so two runs, or a run and an arena log, compare game by game.
+``--progress`` format ("game 12: ... rounds 28"), so two runs, or a run and an arena log, compare game by game;
+``--pair LOG`` does that comparison: over the games found in both, the mean difference in rounds (this run minus
+the log) with its standard error.
 
 The same deals for every setting make two runs a paired comparison: 40 games at 100 iterations take about 2.5
 minutes on 2 cores; confirm a setting with the arena itself (200 games, the default 400 iterations).
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import re
 import statistics
 import sys
 import time
@@ -103,6 +107,7 @@ def main(argv=None):
     parser.add_argument("--weights", default="{}", help="overrides of the hard bot's weights (HARD_WEIGHTS), as JSON")
     parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot)")
     parser.add_argument("--per-game", action="store_true", help="print each game's length first")
+    parser.add_argument("--pair", metavar="LOG", help="an arena --progress or --per-game log to compare game by game")
     args = parser.parse_args(argv)
     hard, weights = json.loads(args.hard), json.loads(args.weights)
     hard_bot(hard, weights)  # a wrong setting fails here, before any game
@@ -138,7 +143,25 @@ def main(argv=None):
         if seen:
             marks.append(f"{mark} points in round {statistics.mean(seen):.1f}")
     print("the leader first holds " + ", ".join(marks))
+    if args.pair:
+        print(paired(dict((task[0] + 1, r[0]) for task, r in zip(tasks, results)), args.pair))
     return 0
+
+
+def paired(lengths, log):
+    """This run's lengths {game number: rounds} against a log's "game N: ... rounds R" lines, game by game."""
+    theirs = {}
+    for line in Path(log).read_text().splitlines():
+        m = re.match(r"game (\d+):.* rounds (\d+)", line)
+        if m:
+            theirs[int(m.group(1))] = int(m.group(2))
+    both = sorted(set(lengths) & set(theirs))
+    if not both:
+        return f"paired with {log}: no game in common"
+    diff = [lengths[k] - theirs[k] for k in both]
+    se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
+    return (f"paired with {log}, {len(both)} games: {statistics.mean(lengths[k] for k in both):.2f} against "
+            f"{statistics.mean(theirs[k] for k in both):.2f} rounds, difference {statistics.mean(diff):+.2f} (se {se:.2f})")
 
 
 if __name__ == "__main__":
