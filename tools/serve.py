@@ -52,6 +52,9 @@ class SiteHandler(SimpleHTTPRequestHandler):
     quiet = True
     header_rules = None  # Netlify header rules (tools/netlify_headers.py), or None for no-cache
     transfers = None  # list shared with the server: (path, status, body bytes)
+    faults = None  # faults(path, nth request of that path) -> (status, body) to send instead, or None
+    fault_counts: dict = {}
+    fault_lock = threading.Lock()
 
     def _rule_headers(self) -> dict:
         if self.header_rules is None:
@@ -79,6 +82,8 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
     def do_GET(self):
         self._status = None
+        if self.faults is not None and self._fault():
+            return
         body = self.send_head()
         sent = 0
         if body:
@@ -90,6 +95,24 @@ class SiteHandler(SimpleHTTPRequestHandler):
                 body.close()
         if self.transfers is not None:
             self.transfers.append((self.path, self._status, sent))
+
+    def _fault(self) -> bool:
+        """Answer from the server's fault table instead of the file, when it says so (tests of broken deploys)."""
+        path = self.path.split("?", 1)[0]
+        with self.fault_lock:
+            count = self.fault_counts[path] = self.fault_counts.get(path, 0) + 1
+        answer = self.faults(path, count)
+        if answer is None:
+            return False
+        status, body = answer
+        self.send_response(status)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        if self.transfers is not None:
+            self.transfers.append((self.path, status, len(body)))
+        return True
 
     def log_message(self, format, *args):  # noqa: A002 - signature of the base class
         if not self.quiet:
@@ -108,6 +131,7 @@ class SiteServer(ThreadingHTTPServer):
         quiet: bool = True,
         netlify_headers: bool = False,
         header_rules: list | None = None,
+        faults=None,
     ):
         self.transfers: list[tuple[str, int | None, int]] = []
         rules = header_rules
@@ -120,7 +144,9 @@ class SiteServer(ThreadingHTTPServer):
         handler = type(
             "Handler",
             (SiteHandler,),
-            {"quiet": quiet, "header_rules": rules, "transfers": self.transfers},
+            {"quiet": quiet, "header_rules": rules, "transfers": self.transfers,
+             "faults": staticmethod(faults) if faults is not None else None,
+             "fault_counts": {}, "fault_lock": threading.Lock()},
         )
         super().__init__((host, port), functools.partial(handler, directory=str(site_dir)))
         self.site_dir = site_dir
@@ -149,18 +175,21 @@ def start_server(
     quiet: bool = True,
     netlify_headers: bool = False,
     header_rules: list | None = None,
+    faults=None,
 ) -> tuple[SiteServer, str]:
     """Serve site_dir on 127.0.0.1 in a background thread (port 0: a free one).
 
     netlify_headers: send the deployed site's headers (CSP, caching) instead of no-cache;
-    header_rules: other rules in the same form (tools/netlify_headers.py), e.g. a changed CSP.
+    header_rules: other rules in the same form (tools/netlify_headers.py), e.g. a changed CSP;
+    faults: for tests of a broken deploy, ``faults(path, n)`` is called for the n-th GET of each path (1, 2, ...)
+    and returns (status, body) to send instead of the file, or None to send the file.
     Returns (server, url); call server.stop() to end it.
     """
     site_dir = Path(site_dir).resolve()
     if not (site_dir / "index.html").is_file():
         raise FileNotFoundError(f"{site_dir} has no index.html: build the site first")
     server = SiteServer(
-        site_dir, port=port, quiet=quiet, netlify_headers=netlify_headers, header_rules=header_rules
+        site_dir, port=port, quiet=quiet, netlify_headers=netlify_headers, header_rules=header_rules, faults=faults
     ).start()
     return server, server.url
 

@@ -6,8 +6,10 @@ browser: one delegated click listener, ``localStorage``, the lazily created bot 
 URL settings for tests and benchmarks (not shown on the page): ``pace=<seconds>`` pause between bot turns
 (default 0.9), ``bot_budget=<seconds>`` or ``bot_budget=iterations:<n>``, ``worker=off`` (play the light bot on
 this thread, as when the worker cannot start), ``bot_patience=<seconds>`` (how long past its budget a worker's
-answer may take before it counts as hung; default 8). Test hook, for tests/browser/test_worker_faults.py only:
-``test_worker_fault=crash|hang|stale`` asks the worker to fail that way on every move (see worker.py).
+answer may take before it counts as hung; default 8), ``worker_boot=<seconds>`` (how long the bot worker may take
+to start and answer its first call before the page plays without it; default 20). Test hook, for
+tests/browser/test_worker_faults.py only: ``test_worker_fault=crash|hang|stale`` asks the worker to fail that way on
+every move, ``test_worker_fault=silent`` never to answer its first call (see worker.py).
 """
 
 import asyncio
@@ -30,15 +32,19 @@ js.performance.mark("splendor-imported")
 
 WORKER_NAME = "ai"
 WORKER_SRC = "./splendor/web/worker.py"
-WORKER_BOOT_WAIT = 20.0  # seconds a bot's turn waits for a worker still starting before playing on this thread
+WORKER_BOOT_LIMIT = 20.0  # seconds the worker may take to start and answer its first call, once per visit
 EXTRA_THINK = 8.0  # seconds beyond its budget after which a worker's answer counts as hung
 
 
-def _patience():
+def _seconds(name, default, low, high):
     try:
-        return max(0.1, min(60.0, float(param("bot_patience") or EXTRA_THINK)))
+        return max(low, min(high, float(param(name) or default)))
     except ValueError:
-        return EXTRA_THINK
+        return default
+
+
+def _patience():
+    return _seconds("bot_patience", EXTRA_THINK, 0.1, 60.0)
 
 
 def light_answer(request_text):
@@ -138,8 +144,10 @@ def _budget():
 
 PACE = _pace()
 PATIENCE = _patience()
-# TEST HOOK: only tests set it (a URL setting); each move request then asks the worker to fail in that way.
-TEST_FAULT = param("test_worker_fault") if param("test_worker_fault") in ("crash", "hang", "stale") else None
+BOOT_LIMIT = _seconds("worker_boot", WORKER_BOOT_LIMIT, 0.5, 120.0)
+# TEST HOOK: only tests set it (a URL setting); each move request (or, for "silent", the first call) then asks the
+# worker to fail in that way.
+TEST_FAULT = param("test_worker_fault") if param("test_worker_fault") in ("crash", "hang", "stale", "silent") else None
 app = App(LocalStorage(), bot_budget=_budget())
 root = document.getElementById("app")
 keys = keyboard.Keys(document, root)
@@ -375,32 +383,79 @@ async def ask(request):
 
 
 async def get_worker():
+    """The worker, once it has started and answered its first call; None when it failed or did not start within
+    the boot limit (then every later move is played on this thread at once, without waiting again)."""
     if state["worker_failed"]:
         return None
-    if state["worker"] is not None:
-        return state["worker"]
-    boot = state["booting"] or start_worker()
-    try:
-        await asyncio.wait_for(asyncio.shield(boot), timeout=WORKER_BOOT_WAIT)
-    except asyncio.TimeoutError:
-        return None  # still starting: this move is played here, the next ones by the worker once it is up
-    return state["worker"]
+    if state["worker"] is None:
+        boot = start_worker()
+        if boot is not None:
+            try:
+                await asyncio.shield(boot)  # the boot itself ends by the boot limit, counted from its start
+            except asyncio.CancelledError:
+                if not boot.cancelled():
+                    raise  # this move itself was cancelled, not the boot
+    return None if state["worker_failed"] else state["worker"]
 
 
 def start_worker():
     if state["booting"] is None and not state["worker_failed"]:
+        _listen_for_load_errors()
         state["booting"] = spawn(_boot_worker())
     return state["booting"]
 
 
 async def _boot_worker():
+    """Create the worker and wait for its answer to a first call (its Python ran and exported the bots): within
+    BOOT_LIMIT seconds, or the page plays without it. A failure the browser reports earlier (its script missing, its
+    package unreadable, an import that fails) ends the wait at once."""
+    started = time.perf_counter()
     try:
-        worker = await create_named_worker(src=WORKER_SRC, name=WORKER_NAME)
+        worker = await asyncio.wait_for(_start_and_greet(), timeout=BOOT_LIMIT)
+    except asyncio.TimeoutError:
+        worker_failed(f"the bot helper did not start within {BOOT_LIMIT:g} seconds", stop=True)
+        return
+    except asyncio.CancelledError:
+        raise  # worker_failed() cancelled the boot: a load error was reported meanwhile
     except Exception as exc:
-        worker_failed(f"the bot helper could not start ({exc})")
+        js.console.warn(f"Splendor: the bot helper could not start: {exc!r}")
+        worker_failed("the bot helper could not start", stop=True)
+        return
+    if state["worker_failed"]:
+        _stop_worker()  # a late start, after the page gave up on it: ignored, and stopped
         return
     state["worker"] = worker
     document.body.dataset.worker = "1"
+    document.body.dataset.workerBootMs = str(round((time.perf_counter() - started) * 1000))
+
+
+async def _start_and_greet():
+    worker = await create_named_worker(src=WORKER_SRC, name=WORKER_NAME)
+    hello = {"hello": "page"}
+    if TEST_FAULT == "silent":
+        hello["test_fault"] = "silent"
+    reply = json.loads(str(await worker.ping(json.dumps(hello))))
+    if not isinstance(reply, dict) or reply.get("pong") != "pong":
+        raise RuntimeError(f"unexpected answer to its first call: {reply!r}")
+    return worker
+
+
+def _listen_for_load_errors():
+    """PyScript fetches the worker's script on this thread and reports a failure (a 404, the network) only as an
+    unhandled rejection, while the promise of the worker never settles: that report ends the boot at once."""
+    def on_rejection(event):
+        reason = "" if _null(event.reason) else str(getattr(event.reason, "message", None) or event.reason)
+        if WORKER_SRC.lstrip("./") not in reason or state["worker"] is not None or state["worker_failed"]:
+            return
+        event.preventDefault()  # told to the person in words below, not left as an uncaught error
+        js.console.warn(f"Splendor: the bot helper's script could not be loaded: {reason}")
+        status = reason[1:4] if reason.startswith("[") and reason[1:4].isdigit() else ""
+        worker_failed("the bot helper's file could not be loaded" + (f" (error {status})" if status else ""),
+                      stop=True)
+
+    proxy = create_proxy(on_rejection)
+    _listeners.append(proxy)
+    js.window.addEventListener("unhandledrejection", proxy)
 
 
 def _turn_id(reply):
@@ -411,16 +466,26 @@ def _turn_id(reply):
         return None
 
 
+def _stop_worker():
+    try:
+        script = document.querySelector(f'script[worker][name="{WORKER_NAME}"]')
+        if not _null(script) and not _null(script.xworker):
+            script.xworker.terminate()
+    except Exception as exc:  # already gone: nothing to stop
+        js.console.warn(f"Splendor: could not stop the bot helper ({exc})")
+
+
 def worker_failed(reason, stop=False):
+    """Play without the worker from now on (this visit), and tell the person once."""
+    if state["worker_failed"]:
+        return  # told already (or the worker is off by the address's setting, and the page says so)
     state["worker_failed"] = True
     state["worker"] = None
+    boot = state["booting"]
+    if boot is not None and not boot.done() and boot is not asyncio.current_task():
+        boot.cancel()  # a move waiting for the boot goes on at once, on this thread
     if stop:
-        try:
-            script = document.querySelector(f'script[worker][name="{WORKER_NAME}"]')
-            if not _null(script) and not _null(script.xworker):
-                script.xworker.terminate()
-        except Exception as exc:  # already gone: nothing to stop
-            js.console.warn(f"Splendor: could not stop the bot helper ({exc})")
+        _stop_worker()
     app.fallback_note = (f"Bots now think on this page's own thread, at a lighter level: {reason}. The game goes on; "
                          "reload the page to try the full bots again.")
     document.body.dataset.worker = "failed"

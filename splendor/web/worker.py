@@ -23,9 +23,7 @@ def choose(request_text):
     if fault == "crash":
         raise RuntimeError("test hook: the bot helper crashed on purpose")
     if fault == "hang":
-        end = time.monotonic() + 30.0  # the page stops this worker long before
-        while time.monotonic() < end:
-            pass
+        _busy(30.0)  # the page stops this worker long before
     reply = answer(request_text)
     if fault == "stale":
         data = json.loads(reply)
@@ -34,10 +32,17 @@ def choose(request_text):
     return reply
 
 
+def _busy(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
 def _test_fault(request_text):
     """TEST HOOK: a request carrying ``"test_fault"`` (sent only when the page's address has
     ``test_worker_fault=...``, see main.py) makes this worker crash, hang or answer for an old position, so the
-    browser tests can check that the page recovers. Any other request is answered normally."""
+    browser tests can check that the page recovers (``ping`` takes ``"test_fault": "silent"``: a worker that starts but
+never answers). Any other request is answered normally."""
     if '"test_fault"' not in request_text:
         return None
     try:
@@ -48,8 +53,10 @@ def _test_fault(request_text):
 
 
 def ping(json_text):
-    """Liveness check for tests: echoes the request."""
+    """Liveness check: the page's first call once the worker is up, and the tests'. Echoes the request."""
     request = json.loads(json_text)
+    if request.get("test_fault") == "silent":  # TEST HOOK (see _test_fault): never answer the first call
+        _busy(60.0)
     return json.dumps({"pong": "pong", "echo": request, "python": sys.version.split()[0],
                        "bytecode": bytecode_state()})
 

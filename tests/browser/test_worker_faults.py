@@ -5,11 +5,16 @@ on the page and the live region), and the game goes on. The faults come from a t
 
 from __future__ import annotations
 
+import json
 import re
+import time
 
 import pytest
 from browser_helpers import READY_TIMEOUT_MS
-from game_driver import log_text, open_game, play_turn, saved, settle, start
+from game_driver import SAVE_KEY, is_over, log_text, open_game, play_turn, saved, settle, start
+
+import splendor
+from tools.serve import start_server
 
 WORDS = {
     "crash": "the bot helper stopped working",
@@ -39,3 +44,103 @@ def test_the_light_bot_takes_over_and_the_game_goes_on(page, fault):
     settle(page)
     assert len(saved(page)["record"]["actions"]) >= 4
     assert len(re.findall(r"^Bot 1 ", log_text(page), flags=re.M)) >= 2
+
+
+# -- a worker that never starts ---------------------------------------------------------------------------------------
+# Its script missing from the site (a broken deploy), the package zip it loads unreadable, or a worker that starts
+# but never answers its first call: the page says so once, plays every bot move on its own thread without waiting
+# again, and the game, resumed from a save near its end, is played to the end by taps with nothing lost.
+
+BOOT_WORDS = {
+    "missing": "the bot helper's file could not be loaded (error 404)",
+    "zip": "the bot helper could not start",
+    "silent": "the bot helper did not start within 4 seconds",
+}
+# Every announcement of the live region, in order (a screen reader hears each; the page replaces the text).
+RECORD_ANNOUNCEMENTS_JS = """() => {
+  window.__said = [];
+  new MutationObserver(() => window.__said.push(document.getElementById('announce').textContent))
+    .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def near_end_save(seed=2024, points=11):
+    """A 2-player save (you against a medium bot) at your turn, once a player has ``points``: both seats played by
+    the medium bot under CPython, through the page's own controller."""
+    from splendor.web.botcall import answer
+    from splendor.web.controller import App
+    from splendor.web.storage import MemoryStorage
+
+    app = App(MemoryStorage())
+    app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "confirm": True})
+    while True:
+        g = app.game
+        assert not g.is_over
+        if app.my_turn and g.phase == "action" and max(p.points for p in g.players) >= points:
+            return app.to_save()
+        if app.my_turn:
+            request = app.bot_request(seat=0, level="medium")
+            app.hint_waiting = None
+            reply = json.loads(answer(json.dumps(request)))
+            app._apply(splendor.parse_action(g, reply["action"]), 0)
+            app.save()
+        else:
+            request = app.bot_request()
+            assert app.bot_reply(answer(json.dumps(request))) == "applied"
+
+
+def _faults(kind):
+    def faults(path, n):
+        if kind == "missing" and path == "/splendor/web/worker.py":
+            return 404, b"Not found"
+        if kind == "zip" and path == "/splendor.zip" and n >= 2:  # the page's own copy is the first request
+            return 200, b"PK\x03\x04" + b"not a zip at all " * 200
+        return None
+    return faults
+
+
+@pytest.mark.parametrize("kind", ["missing", "zip", "silent"])
+def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browser, site_dir, kind):
+    save = near_end_save()
+    moves_saved = len(save["record"]["actions"])
+    server, url = start_server(site_dir, faults=_faults(kind))
+    context = browser.new_context(base_url=url)
+    try:
+        context.add_init_script(
+            f"if (!localStorage.getItem({json.dumps(SAVE_KEY)})) "
+            f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))});")
+        page = context.new_page()
+        fault = "&test_worker_fault=silent" if kind == "silent" else ""
+        open_game(page, f"pace=0&worker_boot=4{fault}")
+        page.evaluate(RECORD_ANNOUNCEMENTS_JS)
+        page.get_by_role("region", name="Market").wait_for()
+        assert len(saved(page)["record"]["actions"]) == moves_saved  # resumed as saved
+        waits = []
+        while True:
+            clicked = time.monotonic()
+            settle(page)  # the bot's answer to the person's last move
+            waits.append(time.monotonic() - clicked)
+            if not play_turn(page):
+                break
+        # Told once, in words: on the page and in the live region.
+        notes = page.get_by_role("note").filter(has_text="lighter level")
+        assert notes.count() == 1, notes.all_inner_texts()
+        assert BOOT_WORDS[kind] in notes.inner_text(), notes.inner_text()
+        said = [s for s in page.evaluate("() => window.__said") if "switched to a lighter level" in s]
+        assert len(said) == 1 and BOOT_WORDS[kind] in said[0], said
+        assert page.evaluate("() => document.body.dataset.worker") == "failed"
+        # No bot move waited for the worker again: only the first could (the boot limit, 4 s here).
+        assert waits[0] < 4 + 3, waits
+        assert max(waits[1:]) < 3.0, waits
+        # The game reached its end, and the save holds all of it: the first moves as they were, then every move
+        # since, replaying to the finished game the end screen shows.
+        assert is_over(page)
+        record = saved(page)["record"]
+        assert record["actions"][:moves_saved] == save["record"]["actions"]
+        game = splendor.replay(record)
+        assert game.is_over and len(record["actions"]) > moves_saved + 2
+        result = page.locator("#status").inner_text()
+        assert ("you win" in result.lower()) == (game.winners == [0]), result
+    finally:
+        context.close()
+        server.stop()
