@@ -430,7 +430,17 @@ async def _boot_worker():
 
 
 async def _start_and_greet():
-    worker = await create_named_worker(src=WORKER_SRC, name=WORKER_NAME)
+    created = asyncio.ensure_future(create_named_worker(src=WORKER_SRC, name=WORKER_NAME))
+    watch = asyncio.ensure_future(_worker_ready())
+    try:
+        await asyncio.wait({created, watch}, return_when=asyncio.FIRST_COMPLETED)
+        if watch.done() and watch.exception() is not None:
+            raise watch.exception()  # its Python failed (a package that cannot be read or imported)
+        worker = await created
+    finally:
+        for task in (created, watch):
+            if not task.done():
+                task.cancel()
     hello = {"hello": "page"}
     if TEST_FAULT == "silent":
         hello["test_fault"] = "silent"
@@ -438,6 +448,17 @@ async def _start_and_greet():
     if not isinstance(reply, dict) or reply.get("pong") != "pong":
         raise RuntimeError(f"unexpected answer to its first call: {reply!r}")
     return worker
+
+
+async def _worker_ready():
+    """Ends when the worker's Python has run its module; raises when it failed (PyScript rejects the worker's
+    ``ready`` promise then, while the promise of the named worker stays open)."""
+    while True:
+        script = document.querySelector(f'script[worker][name="{WORKER_NAME}"]')
+        if not _null(script) and not _null(getattr(script, "xworker", None)):
+            break
+        await asyncio.sleep(0.05)
+    await script.xworker.ready
 
 
 def _listen_for_load_errors():

@@ -54,6 +54,7 @@ def test_the_light_bot_takes_over_and_the_game_goes_on(page, fault):
 BOOT_WORDS = {
     "missing": "the bot helper's file could not be loaded (error 404)",
     "zip": "the bot helper could not start",
+    "import": "the bot helper could not start",
     "silent": "the bot helper did not start within 4 seconds",
 }
 # Every announcement of the live region, in order (a screen reader hears each; the page replaces the text).
@@ -95,11 +96,13 @@ def _faults(kind):
             return 404, b"Not found"
         if kind == "zip" and path == "/splendor.zip" and n >= 2:  # the page's own copy is the first request
             return 200, b"PK\x03\x04" + b"not a zip at all " * 200
+        if kind == "import" and path == "/splendor/web/worker.py":  # a deploy whose worker imports what is gone
+            return 200, b"from splendor.ai import no_such_module\n__export__ = ['choose', 'ping']\n"
         return None
     return faults
 
 
-@pytest.mark.parametrize("kind", ["missing", "zip", "silent"])
+@pytest.mark.parametrize("kind", ["missing", "zip", "import", "silent"])
 def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browser, site_dir, kind):
     save = near_end_save()
     moves_saved = len(save["record"]["actions"])
