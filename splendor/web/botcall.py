@@ -14,6 +14,11 @@ from ..ai.protocol import handle_json
 LIGHT = {"random": "random", "easy": "easy", "medium": "medium", "hard": "medium"}
 
 
+def same_here(level):
+    """Whether ``level`` plays exactly the same on the page's thread as in the worker (it does not search)."""
+    return LIGHT.get(level) == level
+
+
 def answer(request_text, light=False):
     """The protocol's answer to ``request_text`` (a move, or a hint when the request says ``"mode": "hint"``)."""
     if light:

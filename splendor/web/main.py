@@ -54,6 +54,12 @@ def light_answer(request_text):
     return botcall.answer(request_text, light=True)
 
 
+def _same_here(level):
+    from splendor.web import botcall
+
+    return botcall.same_here(level)
+
+
 def _null(x):
     return x is None or x is jsnull
 
@@ -358,6 +364,10 @@ async def run_bots():
 async def ask(request):
     """The worker's answer to a request; on this thread (light bot) when the worker failed or hangs."""
     text = json.dumps(request)
+    if state["worker"] is None and request.get("mode") != "hint" and _same_here(request.get("level")):
+        # The worker is still starting (a bot that plays first, just after the page opened): a level that does
+        # not search plays the very same move on this thread, at once, instead of waiting for the worker.
+        return light_answer(text)
     worker = await get_worker()
     if worker is None:
         return light_answer(text)
