@@ -4,6 +4,8 @@
                folder of this test process (read-only: tests that change files take ``site_copy``)
   site_copy    a private copy of that site, built and current, that the test may change
 
+Tests marked ``slow`` (pytest.ini) are moved to the front of the run, so that xdist's workers share them out.
+
 Building needs node and node_modules (the build compiles Python with the shipped Pyodide), so every test that uses
 ``built_site`` (directly or through ``site_copy``, ``site_dir``, ``site_url``, ``base_url``...) is marked ``site``
 here: ``make check`` (``-m "not browser and not site"``) runs the rest with neither.
@@ -36,6 +38,9 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SITE_FIXTURE in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.site)
+    # Tests marked slow first: pytest-xdist hands out the first quarter of the tests one by one to each worker in
+    # turn, so the longest ones run side by side from the start instead of ending the run on one worker.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def _copy_site(source: Path, dest: Path) -> dict:
