@@ -1,14 +1,20 @@
 # One-command entry points. Each target installs what it needs on a fresh Debian machine and
 # is cheap to repeat (stamp files skip work already done).
 #
-#   make serve   build the site and serve it on http://127.0.0.1:$(PORT)/
-#   make test    venv + npm packages + chromium, build, then the whole pytest suite
+#   make serve   build the site and serve it on http://127.0.0.1:$(PORT)/ (PORT=8000 by default)
+#   make check   the CPython tests only (engine, bots, page logic): venv, no npm, no browser, no build
+#   make test    venv + npm packages + chromium, build, then the whole pytest suite (JOBS=2 processes)
 #   make site    build site/ only
 #   make bench   engine benchmarks (python -m splendor bench)
 
 PYTHON ?= python3
 PORT ?= 8000
 PYTEST_ARGS ?=
+# pytest-xdist processes for the suite (JOBS=1: one process, no xdist)
+JOBS ?= 2
+PYTEST_JOBS = $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadgroup,-p no:xdist)
+# Started when make reads this file: `make test` reports its whole time, installs included.
+MAKE_STARTED := $(shell date +%s)
 VENV := .venv
 VENV_PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.installed
@@ -20,10 +26,10 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export npm_config_audit := false
 export npm_config_fund := false
 
-.PHONY: serve test site bench browser apt-install clean help
+.PHONY: serve check test site bench browser apt-install clean help
 
 help:
-	@sed -n '4,8p' Makefile
+	@sed -n '4,9p' Makefile
 
 serve: $(NODE_STAMP)
 	$(PYTHON) tools/serve.py --port $(PORT)
@@ -31,9 +37,19 @@ serve: $(NODE_STAMP)
 site: $(NODE_STAMP)
 	$(PYTHON) tools/build_site.py
 
+# Tests marked `site` use the built site (node, node_modules), `browser` ones drive chromium as well.
+check: $(VENV_STAMP)
+	$(VENV_PY) -m pytest -m "not browser and not site" $(PYTEST_JOBS) --durations=10 $(PYTEST_ARGS)
+
 test: $(VENV_STAMP) $(NODE_STAMP) browser
 	$(PYTHON) tools/build_site.py
-	$(VENV_PY) -m pytest $(PYTEST_ARGS)
+	@started=$$(date +%s); status=0; \
+	echo "$(VENV_PY) -m pytest $(PYTEST_JOBS) --durations=15 $(PYTEST_ARGS)"; \
+	$(VENV_PY) -m pytest $(PYTEST_JOBS) --durations=15 $(PYTEST_ARGS) || status=$$?; \
+	now=$$(date +%s); \
+	echo "make test: pytest $$((now - started)) s; everything since make started $$((now - $(MAKE_STARTED))) s" \
+	     "(installs included)"; \
+	exit $$status
 
 bench:
 	$(PYTHON) -m splendor bench

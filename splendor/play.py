@@ -2,6 +2,9 @@
 
 Type actions in the notation (``take white blue green``, ``buy 1.3``, ``reserve deck 2``...), ``list`` for the legal
 actions, ``undo`` to take back your last turn, ``quit`` to stop.
+
+Tokens and bonuses print as in the notation's card costs, a count then a letter: ``w`` white, ``u`` blue, ``g`` green,
+``r`` red, ``k`` black, and ``*`` gold (``2w 1*`` is two white tokens and one gold).
 """
 
 import argparse
@@ -9,15 +12,21 @@ import random
 
 from . import ai
 from .engine import COLORS, TOKEN_COLORS, IllegalActionError, new_game, parse_action
+from .engine.cards import LETTERS
+
+#: The notation's letter for each token color (gold is ``*``, so no two colors share a letter).
+LETTER = dict(zip(TOKEN_COLORS, LETTERS))
+LEGEND = "Letters: w white, u blue, g green, r red, k black, * gold (2w = two white)."
 
 
-def _tokens(counts):
-    return " ".join(f"{c[0] if c != 'blue' else 'u'}{counts[c]}" for c in TOKEN_COLORS if counts[c]) or "-"
+def _counts(counts, colors=TOKEN_COLORS, zeros=False):
+    """``{"white": 2, "gold": 1, ...}`` as ``2w 1*``; "-" when there is nothing."""
+    return " ".join(f"{counts[c]}{LETTER[c]}" for c in colors if zeros or counts[c]) or "-"
 
 
 def show(game, seat):
     """The table as text, from ``seat``'s point of view."""
-    lines = [f"Round {game.round}. Supply: " + " ".join(f"{c}:{n}" for c, n in game.supply.items())]
+    lines = [f"Round {game.round}. Supply: {_counts(game.supply, zeros=True)}"]
     lines.append("Nobles: " + "  ".join(nb.code for nb in game.nobles))
     for lv in (2, 1, 0):
         cards = "  ".join(f"{lv + 1}.{i + 1} {c.code if c else '(empty)':<14}" for i, c in enumerate(game.market[lv]))
@@ -25,9 +34,8 @@ def show(game, seat):
     for i, p in enumerate(game.players):
         who = "you" if i == seat else f"bot {i}"
         reserved = [c.code if (i == seat or not h) else f"L{c.level}?" for c, h in zip(p.reserved, p.reserved_hidden)]
-        bonus = " ".join(f"{c[0] if c != 'blue' else 'u'}{p.bonuses[c]}" for c in COLORS if p.bonuses[c]) or "-"
-        lines.append(f"{'>' if game.current_player == i else ' '} {who}: {p.points} pts, tokens {_tokens(p.tokens)}, "
-                     f"bonuses {bonus}, reserved {reserved or '-'}, nobles {[n.code for n in p.nobles] or '-'}")
+        lines.append(f"{'>' if game.current_player == i else ' '} {who}: {p.points} pts, tokens {_counts(p.tokens)}, "
+                     f"bonuses {_counts(p.bonuses, COLORS)}, reserved {reserved or '-'}, nobles {[n.code for n in p.nobles] or '-'}")
     return "\n".join(lines)
 
 
@@ -42,7 +50,7 @@ def main(argv=None, input_fn=input, print_fn=print):
     bots = {seat: ai.get_bot(levels[(seat - 1) % len(levels)]) for seat in range(1, args.players)}
     game = new_game(players=args.players, seed=args.seed)
     rng = random.Random(game.seed)
-    print_fn(f"Seed {game.seed}. You are seat 0.")
+    print_fn(f"Seed {game.seed}. You are seat 0. {LEGEND}")
     while not game.is_over:
         seat = game.current_player
         if seat in bots:

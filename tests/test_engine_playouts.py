@@ -97,6 +97,7 @@ def play_one(players, seed, variants, rng, stats):
     return steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_keep_every_invariant(players):
     rng = random.Random(1000 + players)

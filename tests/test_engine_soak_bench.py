@@ -6,6 +6,7 @@ import splendor.__main__ as cli
 from splendor import bench, soak
 
 
+@pytest.mark.slow
 def test_short_soak_has_no_failures(capsys):
     assert cli.main(["soak", "--games", "300", "--seed", "7", "--quiet"]) == 0
     out = capsys.readouterr().out

@@ -48,10 +48,8 @@ ALLOWED_SOURCES = {
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    build_site.build(out, quiet=True)
-    return out
+def site(built_site) -> Path:
+    return built_site[0]
 
 
 @pytest.fixture(scope="module")

@@ -54,3 +54,28 @@ def test_a_whole_game_against_a_bot_reaches_the_end(monkeypatch):
     game = games[0]
     assert game.is_over
     assert f"Scores {game.scores}" in out[-1]
+
+
+def test_tokens_and_bonuses_print_with_the_notations_letters_and_gold_apart():
+    from engine_fixtures import position
+
+    from splendor.play import show
+
+    game = position(tokens={0: "1w2u1g1r2k2*", 1: "3g"}, bonuses={0: "1g2k"})
+    text = show(game, 0)
+    supply = text.splitlines()[0].split("Supply: ")[1]
+    assert supply == "3w 2u 0g 3r 2k 3*"  # every pile, zeros too, in the notation's order
+    you = next(line for line in text.splitlines() if " you: " in line)
+    assert "tokens 1w 2u 1g 1r 2k 2*," in you
+    assert "bonuses 1g 2k," in you
+    bot = next(line for line in text.splitlines() if " bot 1: " in line)
+    assert "tokens 3g," in bot and "bonuses -," in bot
+    # black is k (b is no color) and gold is * (never g, which is green)
+    for line in (supply, you, bot):
+        assert not any(word.endswith("b") for word in line.split())
+
+
+def test_the_legend_names_every_letter_once_at_the_start():
+    _, text = run(["quit"], "--seed", "7", "--bots", "random")
+    first = text.splitlines()[0]
+    assert "w white, u blue, g green, r red, k black, * gold" in first

@@ -17,11 +17,10 @@ URL_RE = re.compile(r"\b(?:https?|wss?|ftp)://([^/\s\"'`<>)\]}\\]+)", re.IGNOREC
 SCANNED_SUFFIXES = {".html", ".js", ".mjs", ".toml", ".json", ".py", ".css", ".webmanifest"}
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    manifest = build_site.build(out, quiet=True)
-    return out, manifest
+@pytest.fixture
+def built(built_site):
+    """(folder, manifest) of the site built for this session (tests/conftest.py)."""
+    return built_site
 
 
 def site_files(out: Path) -> list[str]:
@@ -153,8 +152,8 @@ def test_build_is_idempotent(built):
     assert after == before
 
 
-def test_stale_files_are_removed(built):
-    out, manifest = built
+def test_stale_files_are_removed(built, site_copy):
+    out, manifest = site_copy, built[1]
     stale = out / "splendor" / "gone.py"
     stale.write_text("x = 1\n")
     assert build_site.build(out, quiet=True) == manifest

@@ -26,7 +26,6 @@ for _path in (ROOT, ROOT / "tests"):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from tools import build_site  # noqa: E402
 from tools.chromium import ARGS as CHROMIUM_ARGS, CHROMIUM, PHONE  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
@@ -40,10 +39,9 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    build_site.build(out, quiet=True)
-    return out
+def site_dir(built_site) -> Path:
+    """The site built once for the session (tests/conftest.py); tests that change files take ``site_copy``."""
+    return built_site[0]
 
 
 @pytest.fixture(scope="session")

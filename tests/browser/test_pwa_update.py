@@ -21,8 +21,8 @@ CACHE_NAMES_JS = "async () => (await caches.keys()).filter((n) => n.startsWith('
 FETCH_TEXT_JS = "async (url) => (await fetch(url)).text()"
 
 
-def test_new_version_is_offered_and_reload_keeps_the_game(browser, tmp_path):
-    site = tmp_path / "site"
+def test_new_version_is_offered_and_reload_keeps_the_game(browser, site_copy):
+    site = site_copy
     old = build_site.build(site, quiet=True)
     server, url = start_server(site)
     context = browser.new_context(base_url=url)
@@ -91,11 +91,11 @@ CACHED_TEXT_JS = """async ([name, url]) => {
 }"""
 
 
-def test_install_never_caches_a_file_of_another_deploy(browser, tmp_path):
+def test_install_never_caches_a_file_of_another_deploy(browser, site_copy):
     """A first install takes files from the HTTP cache without revalidating them. A host that lets
     browsers keep a file for an hour (here: the changed file) leaves the previous deploy's copy there;
     the install sees it does not match the build's hash and fetches it again, bypassing the cache."""
-    site = tmp_path / "site"
+    site = site_copy
     build_site.build(site, quiet=True)
     rules = [("/" + CHANGED, {"Cache-Control": "max-age=3600"})]
     server, url = start_server(site, header_rules=rules)
