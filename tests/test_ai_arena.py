@@ -68,10 +68,10 @@ def test_wilson_interval():
 
 def test_bad_arguments_are_refused(capsys):
     with pytest.raises(SystemExit):
-        arena.main(["--bots", "easy,expert"])
+        arena.main(["--bots", "easy,master"])
     with pytest.raises(SystemExit):
         arena.main(["--players", "5"])
-    assert "expert" in capsys.readouterr().err
+    assert "master" in capsys.readouterr().err
 
 
 def test_results_do_not_depend_on_jobs():
