@@ -189,3 +189,11 @@ def test_the_fit_recovers_a_known_logistic_model():
     w = train.fit(rows, l2=1e-6, sample=2000, out=lambda *a, **k: None)
     assert all(abs(a - b) < 0.12 for a, b in zip(w, truth)), w
     assert train.log_loss(rows, w) < train.log_loss(rows, [0.0, 0.0, 0.0])
+
+
+def test_the_site_package_ships_the_weights_but_not_the_training_command():
+    from tools import build_site
+
+    files = build_site.browser_package_files()
+    assert "splendor/ai/expert_weights.json" in files and "splendor/ai/learned.py" in files
+    assert "splendor/ai/train.py" not in files and "splendor/ai/arena.py" not in files
