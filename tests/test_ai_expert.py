@@ -197,3 +197,13 @@ def test_the_site_package_ships_the_weights_but_not_the_training_command():
     files = build_site.browser_package_files()
     assert "splendor/ai/expert_weights.json" in files and "splendor/ai/learned.py" in files
     assert "splendor/ai/train.py" not in files and "splendor/ai/arena.py" not in files
+
+
+def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
+    from tools import bot_style
+
+    assert bot_style.hard_bot({"leaf_model": "learned"}, {}).leaf_model is load_model()
+    path = tmp_path / "m.json"
+    ValueModel([1.0] * len(FEATURES), [0.0] * len(FEATURES)).save(path)
+    bot = bot_style.hard_bot({"leaf_model": f"learned:{path}", "horizon": 2}, {})
+    assert bot.leaf_model.base == [1.0] * len(FEATURES) and bot.horizon == 2
