@@ -174,6 +174,17 @@ def test_train_command_runs_end_to_end(tmp_path, capsys):
     assert ValueModel.load(again).base == model.base
     with pytest.raises(SystemExit):
         train.main(["--out", str(again), "--seed", "3", "--bots", "medium,wizard"])
+    with pytest.raises(SystemExit):
+        train.main(["--out", str(tmp_path / "no" / "such" / "w.json"), "--seed", "3"])
+    with pytest.raises(SystemExit):
+        train.main(["--out", str(again), "--seed", "3", "--model", str(tmp_path / "missing.json")])
+    capsys.readouterr()
+    # a step of expert iteration: the search with a model plays the games
+    third = tmp_path / "gen2.json"
+    assert train.main(["--out", str(third), "--seed", "4", "--games", "4", "--holdout", "2", "--bots",
+                       "expert,medium", "--budget-iterations", "3", "--model", str(out)]) == 0
+    assert "playing 4 games of expert against medium (seed 4, 3 iterations a move" in capsys.readouterr().out
+    assert ValueModel.load(third).meta["model"] == str(out)
 
 
 def test_the_fit_recovers_a_known_logistic_model():

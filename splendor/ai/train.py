@@ -20,6 +20,7 @@ it writes is read by ``splendor.ai.learned`` in pure Python.
 import argparse
 import math
 import operator
+import os
 import random
 import sys
 import time
@@ -218,8 +219,14 @@ def main(argv=None):
         iterations = 50
     if iterations is not None and iterations < 1:
         parser.error("--budget-iterations must be at least 1")
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        parser.error(f"--out: the folder {folder} does not exist")  # now, not after the games
     if args.model:
-        load_model(args.model)  # a bad file fails now, not in the middle of the games
+        try:
+            load_model(args.model)  # a bad file fails now, not in the middle of the games
+        except (OSError, ValueError) as exc:
+            parser.error(f"--model: {exc}")
     t0 = time.perf_counter()
     print(f"playing {args.games} games of {' against '.join(names)} (seed {args.seed}"
           f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
