@@ -5,6 +5,7 @@ Commands:
   arena   bot-vs-bot games with seats rotated: win rates, points, game length, time per move
   soak    many random and bot games, checking every invariant after every action
   play    play in a terminal against bots
+  train   play games and fit the expert bot's value model (writes the weights file)
 """
 
 import sys
@@ -22,6 +23,8 @@ def main(argv=None):
         from .ai.arena import main as run
     elif command == "soak":
         from .soak import main as run
+    elif command == "train":
+        from .ai.train import main as run
     elif command == "play":
         from .play import main as run
     else:

@@ -4,7 +4,7 @@ Plays many games across 2, 3 and 4 players and every combination of the variants
 (``splendor.engine.invariants.check_invariants``, the same check the playout tests use) after every action. Most
 games pick uniformly random legal actions, some through the checked ``apply()`` and some paying a buy with gold
 instead of colored tokens; a share of the games are played by the bots (``splendor.ai``: random, easy, medium and,
-with a small iteration budget, hard), each bot seeing only its seat's observation. On samples it also checks that
+with a small iteration budget, hard and expert), each bot seeing only its seat's observation. On samples it also checks that
 ``undo`` restores the state exactly; at the end of every game that ``replay(record())`` and
 ``Game.from_dict(to_dict())`` give the same game.
 
@@ -24,8 +24,9 @@ VARIANT_SETS = [(), ("open_reservations",), ("noble_veto",), ("rotating_series",
                 ("open_reservations", "noble_veto"), ("open_reservations", "rotating_series"),
                 ("noble_veto", "rotating_series"), ("open_reservations", "noble_veto", "rotating_series")]
 MAX_ACTIONS_PER_DEAL = 3000  # random games take about 95 (2 players) to 200 (4 players) actions
-BOT_LEVELS = ("random", "easy", "medium", "hard")
-HARD_BUDGET = {"iterations": 6}  # enough to run its search code, cheap enough for a soak
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
+HARD_BUDGET = {"iterations": 6}  # enough to run the search code (hard, expert), cheap enough for a soak
+SEARCH_LEVELS = ("hard", "expert")
 
 
 class SoakFailure(Exception):
@@ -44,12 +45,14 @@ def _other_payment(game, action, rng):
 
 
 def _bots_for(k, players, rng):
-    """Bots for a bot game: a mix of levels; hard in one game of five (it is the slow one)."""
+    """Bots for a bot game: a mix of levels; hard in one game of five and expert in another (the slow ones)."""
     from . import ai
 
     levels = [rng.choice(BOT_LEVELS[:3]) for _ in range(players)]
     if k % 5 == 0:
         levels[rng.randrange(players)] = "hard"
+    elif k % 5 == 1:
+        levels[rng.randrange(players)] = "expert"
     return [ai.get_bot(level) for level in levels], levels
 
 
@@ -71,7 +74,7 @@ def play_game(k, players, seed, variants, rng, bots=None):
         checked = actions % 4 == 0
         if bots:
             seat = game.current
-            budget = HARD_BUDGET if bots[seat].level == "hard" else None
+            budget = HARD_BUDGET if bots[seat].level in SEARCH_LEVELS else None
             action = bots[seat].choose(game.observation(seat), bot_rngs[seat], budget)
             reason = game.why_illegal(action)
             if reason:
@@ -120,6 +123,7 @@ def soak(games, seed=1, bot_share=0.1, out=print, progress_every=1000):
     deals = actions = 0
     failures = []
     bot_deals = 0
+    search_deals = {level: 0 for level in SEARCH_LEVELS}  # bot games with a hard or an expert bot at the table
     k = 0
     start = time.perf_counter()
     next_report = progress_every
@@ -141,12 +145,16 @@ def soak(games, seed=1, bot_share=0.1, out=print, progress_every=1000):
         deals += d
         actions += a
         bot_deals += d if bots else 0
+        for level in SEARCH_LEVELS:
+            if bots and any(b.level == level for b in bots):
+                search_deals[level] += d
         k += 1
         if progress_every and deals >= next_report:
             out(f"  {deals} games, {actions} actions, {len(failures)} failures, {time.perf_counter() - start:.0f} s")
             next_report += progress_every
     seconds = time.perf_counter() - start
-    kind = (f"{deals - bot_deals} random-action and {bot_deals} bot games" if have_bots
+    with_search = ", ".join(f"{n} with {level}" for level, n in search_deals.items())
+    kind = (f"{deals - bot_deals} random-action and {bot_deals} bot games: {with_search}" if have_bots
             else f"{deals} random-action games (no bots: splendor.ai is not available)")
     out(f"soak: {deals} games ({kind}), {actions} actions, {len(failures)} failures, {seconds:.1f} s, seed {seed}")
     for text in failures[:10]:

@@ -68,10 +68,10 @@ def test_wilson_interval():
 
 def test_bad_arguments_are_refused(capsys):
     with pytest.raises(SystemExit):
-        arena.main(["--bots", "easy,expert"])
+        arena.main(["--bots", "easy,master"])
     with pytest.raises(SystemExit):
         arena.main(["--players", "5"])
-    assert "expert" in capsys.readouterr().err
+    assert "master" in capsys.readouterr().err
 
 
 def test_results_do_not_depend_on_jobs():
@@ -196,3 +196,22 @@ def test_fit_leaf_tool_recovers_a_known_model_and_fits_real_games(capsys):
     assert re.search(r"held-out log loss: hand-set leaf [\d.]+, fitted [\d.]+", out), out
     printed = ast.literal_eval(out[out.index("{"):])  # the coefficients, as FITTED_LEAF takes them
     LeafModel(printed)
+
+
+def test_arena_log_tool_reads_the_progress_lines_as_the_arena_counts_them(tmp_path, capsys):
+    from tools import arena_log
+
+    assert arena.main(["--bots", "medium,easy", "--games", "4", "--seed", "2", "--progress"]) == 0
+    out = capsys.readouterr().out
+    log = tmp_path / "arena.log"
+    log.write_text(out)
+    games = arena_log.read(out)
+    assert [g[0] for g in games] == [1, 2, 3, 4]
+    assert arena_log.main([str(log)]) == 0
+    text = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("medium "))
+    wins = float(row.split()[2])  # the arena's own count
+    assert f"medium: 4 seats, {wins:g} wins, {100 * wins / 4:.1f}%" in text
+    assert "4 games read, 4 finished" in text
+    (tmp_path / "empty.log").write_text("nothing\n")
+    assert arena_log.main([str(tmp_path / "empty.log")]) == 1

@@ -15,13 +15,13 @@ SMALL = Budget(iterations=12)
 
 
 def test_registry_lists_the_levels_weakest_first():
-    assert LEVELS == ("random", "easy", "medium", "hard")
+    assert LEVELS == ("random", "easy", "medium", "hard", "expert")
     for level in LEVELS:
         bot = get_bot(level)
         assert bot.level == level
         assert callable(bot.choose)
     with pytest.raises(ValueError, match="unknown bot level"):
-        get_bot("expert")
+        get_bot("master")
 
 
 def test_budget_parsing():
@@ -70,7 +70,7 @@ def test_returns_give_back_what_is_least_useful():
     reserve = [c.code for c in no_black if c.level == 2][4]
     game = build(phase="return", tokens={0: (3, 3, 0, 2, 3, 2)}, reserved={0: [(reserve, False)]}, market=market)
     assert game.players[0].token_count == 13
-    for level in ("easy", "medium", "hard"):
+    for level in ("easy", "medium", "hard", "expert"):
         obs = game.observation(0)
         action = get_bot(level).choose(obs, random.Random(4), SMALL)
         assert str(action) == "return black", (level, str(action))
@@ -104,8 +104,9 @@ def test_same_seed_and_iteration_budget_give_the_same_move():
         first = get_bot(level).decide(obs, random.Random(99), budget)
         again = get_bot(level).decide(obs, random.Random(99), budget)
         assert first[0] == again[0], level
-    hard = [str(get_bot("hard").choose(obs, random.Random(s), budget)) for s in (1, 1, 1)]
-    assert len(set(hard)) == 1
+    for level in ("hard", "expert"):
+        moves = [str(get_bot(level).choose(obs, random.Random(s), budget)) for s in (1, 1, 1)]
+        assert len(set(moves)) == 1, level
 
 
 def _two_games_one_observation():

@@ -18,7 +18,7 @@ def _request(game, **extra):
     return json.dumps(req)
 
 
-@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard", "expert"])
 def test_move_round_trip(level):
     game = splendor.new_game(players=2, seed=12)
     game.apply("take white blue green")
@@ -74,7 +74,7 @@ def test_bad_requests_get_an_error_and_the_turn_id_back():
         ("[1, 2]", None),
         (json.dumps({"observation": obs, "level": "medium"}), None),  # no turn_id
         (json.dumps({"turn_id": 5, "level": "medium"}), 5),
-        (json.dumps({"turn_id": 6, "observation": obs, "level": "expert"}), 6),
+        (json.dumps({"turn_id": 6, "observation": obs, "level": "master"}), 6),
         (json.dumps({"turn_id": 7, "observation": obs, "level": "hard", "budget": {"seconds": -1}}), 7),
         (json.dumps({"turn_id": 8, "observation": obs, "level": "hard", "seed": "x"}), 8),
         (json.dumps({"turn_id": 9, "observation": game.observation(1), "level": "medium"}), 9),  # not to act

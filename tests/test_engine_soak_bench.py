@@ -1,5 +1,7 @@
 """The soak and bench commands run through their main(argv), as `python -m splendor soak|bench` calls them."""
 
+import re
+
 import pytest
 
 import splendor.__main__ as cli
@@ -16,6 +18,8 @@ def test_short_soak_has_no_failures(capsys):
     actions = int(summary[0].split(" actions")[0].rsplit(" ", 1)[1])
     assert games >= 300 and actions > 300 * 80
     assert "bot games" in summary[0]
+    with_search = re.search(r"(\d+) with hard, (\d+) with expert", summary[0])  # both search bots played
+    assert with_search and int(with_search.group(1)) > 0 and int(with_search.group(2)) > 0, summary[0]
 
 
 def test_soak_reports_a_broken_invariant_and_exits_non_zero(monkeypatch, capsys):

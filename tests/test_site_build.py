@@ -79,7 +79,7 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
         names = set(archive.namelist())
         modules = build_site.browser_package_files()
         assert {"splendor/__init__.py", "splendor/engine/game.py", "splendor/engine/cards.csv",
-                "splendor/ai/search.py", "splendor/web/view.py"} <= set(modules)
+                "splendor/ai/search.py", "splendor/web/view.py", "splendor/ai/expert_weights.json"} <= set(modules)
         for rel in modules:
             assert archive.read(rel) == (ROOT / rel).read_bytes(), rel
             if rel.endswith(".py"):
@@ -89,7 +89,7 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
                 assert hash_based_unchecked(archive.read(pyc)), pyc
         # nothing else: not the command line, not the two scripts PyScript fetches by address
         assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
-        for absent in ("splendor/__main__.py", "splendor/ai/arena.py", "splendor/web/main.py"):
+        for absent in ("splendor/__main__.py", "splendor/ai/arena.py", "splendor/ai/train.py", "splendor/web/main.py"):
             assert absent not in names
         assert all(info.date_time == build_site.ZIP_DATE for info in archive.infolist())
     for script in build_site.SCRIPT_FILES:

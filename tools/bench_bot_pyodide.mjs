@@ -1,21 +1,28 @@
-// How many search iterations the hard bot gets from the browser's 0.8 s budget in Pyodide (the same V8 engine
-// as Chromium, run under node with the shipped Pyodide; no browser needed). The arena's default budget
-// (splendor/ai/arena.py DEFAULT_BUDGET, 400 iterations) is chosen from this figure.
+// How many search iterations a search bot (hard or expert) gets from the browser's 0.8 s budget in Pyodide (the
+// same V8 engine as Chromium, run under node with the shipped Pyodide; no browser needed), and how long its moves
+// take there. The arena's default budget (splendor/ai/arena.py DEFAULT_BUDGET, 400 iterations) is chosen from this.
 //
-//   node tools/bench_bot_pyodide.mjs [positions per seed, default 3]
+//   node tools/bench_bot_pyodide.mjs [positions per seed, default 3] [level, default hard] [seconds, default 0.8]
 //
-// Plays medium against medium from a few seeds and, every few moves, asks the hard bot for a move with 0.8 s;
-// prints the median, least and most iterations it completed (the arena prints CPython's time per move).
+// Plays medium against medium from a few seeds and, every few moves, asks the bot for a move with the time budget;
+// prints the median, least and most iterations it completed and the seconds per move (median, 95th percentile,
+// most), and what one evaluation by the expert's value model costs (tools/bench_value_model.py). The first move is timed from before the bot is made, so the expert's includes reading its weights file.
 import { resolve, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const perSeed = Number(process.argv[2] || 3);
-const { loadPyodide } = await import(pathToFileURL(join(root, "node_modules/pyodide/pyodide.mjs")).href);
-const py = await loadPyodide({ indexURL: join(root, "node_modules/pyodide") + "/" });
+const level = process.argv[3] || "hard";
+const seconds = Number(process.argv[4] || 0.8);
+// PYODIDE_INDEX: another folder holding the same Pyodide (e.g. a built site's runtime/pyodide)
+const index = process.env.PYODIDE_INDEX || join(root, "node_modules/pyodide");
+const { loadPyodide } = await import(pathToFileURL(join(index, "pyodide.mjs")).href);
+const py = await loadPyodide({ indexURL: index + "/" });
 py.FS.mkdirTree("/repo");
 py.FS.mount(py.FS.filesystems.NODEFS, { root }, "/repo");
 py.globals.set("per_seed", perSeed);
+py.globals.set("level", level);
+py.globals.set("budget_seconds", seconds);
 console.log(py.runPython(`
 import random, statistics, sys, time
 sys.dont_write_bytecode = True
@@ -23,6 +30,7 @@ sys.path.insert(0, "/repo")
 import splendor
 from splendor import ai
 rows = []
+first = None
 for seed in (3, 5, 8, 13):
     game = splendor.new_game(players=2, seed=seed)
     for i in range(per_seed):
@@ -33,11 +41,19 @@ for seed in (3, 5, 8, 13):
         if game.is_over:
             break
         start = time.perf_counter()
-        _, info = ai.get_bot("hard").decide(game.observation(game.current_player), random.Random(1), {"seconds": 0.8})
+        _, info = ai.get_bot(level).decide(game.observation(game.current_player), random.Random(1),
+                                           {"seconds": budget_seconds})
+        dt = time.perf_counter() - start
+        if first is None:
+            first = dt
         if info.get("iterations"):
-            rows.append((info["iterations"], time.perf_counter() - start))
+            rows.append((info["iterations"], dt))
 its = [r[0] for r in rows]
-(f"hard bot, budget 0.8 s, Pyodide {sys.version.split()[0]} under node: {len(its)} positions, iterations "
- f"median {statistics.median(its):.0f}, min {min(its)}, max {max(its)}; "
- f"seconds median {statistics.median(r[1] for r in rows):.2f}")
+secs = sorted(r[1] for r in rows)
+p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
+sys.path.insert(0, "/repo/tools")
+import bench_value_model
+(bench_value_model.report() + "; " + f"{level} bot, budget {budget_seconds} s, Pyodide {sys.version.split()[0]} under node: {len(its)} positions, "
+ f"iterations median {statistics.median(its):.0f}, min {min(its)}, max {max(its)}; seconds per move median "
+ f"{statistics.median(secs):.3f}, p95 {p95:.3f}, max {secs[-1]:.3f}; first move (bot made, weights read) {first:.3f}")
 `));

@@ -44,11 +44,15 @@ MARKS = (5, 10, 13)
 
 def hard_bot(hard, weights):
     """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides; ``leaf_model``
-    "fitted" for search.FITTED_LEAF, or an object of coefficient pairs) and ``--weights`` (overrides of
+    "fitted" for search.FITTED_LEAF, "learned" for the expert's shipped value model, "learned:PATH" for a model file
+    written by ``python -m splendor train``, or an object of coefficient pairs) and ``--weights`` (overrides of
     HARD_WEIGHTS). A wrong keyword or weight raises here."""
     kw = dict(hard)
     if kw.get("leaf_model") == "fitted":
         kw["leaf_model"] = FITTED_LEAF
+    elif isinstance(kw.get("leaf_model"), str) and kw["leaf_model"].split(":", 1)[0] == "learned":
+        from splendor.ai.learned import load_model
+        kw["leaf_model"] = load_model(kw["leaf_model"].split(":", 1)[1] if ":" in kw["leaf_model"] else None)
     elif kw.get("leaf_model"):  # {part: [base, per_stage]}
         kw["leaf_model"] = LeafModel(kw["leaf_model"])
     if "rollout_weights" in kw:  # the playouts' own weights, over the hard bot's

@@ -9,7 +9,7 @@ What lands in the site:
                         toml nor its TOML parser before starting Pyodide (0.14 s of a cold start)
   pyscript.toml (+ a few optional root files), assets/**,
   splendor.zip       <- the package as the browser interpreters load it (pyscript.toml [files] unpacks it):
-                        every splendor/**/*.py and *.csv the browser uses, with bytecode compiled by the
+                        every splendor/**/*.py, *.csv and *.json the browser uses, with bytecode compiled by the
                         shipped Pyodide itself (tools/compile_pyc.mjs under node), so neither the page nor
                         the bot worker compiles the package from source at each start
   splendor/web/main.py, splendor/web/worker.py  <- the two scripts PyScript fetches by address
@@ -51,11 +51,11 @@ DEFAULT_OUT = ROOT / "site"
 ROOT_FILES = ["index.html", "pyscript.toml"]
 OPTIONAL_ROOT_FILES = ["favicon.ico", "manifest.webmanifest", "robots.txt"]
 PACKAGE = "splendor"
-PACKAGE_SUFFIXES = {".py", ".csv"}
+PACKAGE_SUFFIXES = {".py", ".csv", ".json"}  # .json: the expert bot's weights (splendor/ai/expert_weights.json)
 # Present in the package but not loaded by the browser interpreters, so not in splendor.zip:
 # the command line and its commands (terminal play, benchmarks, soak, bot arena).
 NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py",
-                  "splendor/ai/arena.py"}
+                  "splendor/ai/arena.py", "splendor/ai/train.py"}
 NOT_IN_BROWSER_DIRS = ("splendor/tests/",)
 SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
 # The scripts PyScript fetches by address (index.html's <script type="py" src> and the worker's src): plain
@@ -166,7 +166,7 @@ def _walk(base: Path):
 
 
 def package_files() -> list[str]:
-    """Repo-relative posix paths of every .py/.csv file of the package (site content)."""
+    """Repo-relative posix paths of every .py/.csv/.json file of the package (site content)."""
     found = []
     for path in _walk(ROOT / PACKAGE):
         rel = path.relative_to(ROOT).as_posix()

@@ -1,4 +1,4 @@
-"""Bots for Splendor: random, easy, medium and hard, behind one small interface.
+"""Bots for Splendor: random, easy, medium, hard and expert, behind one small interface.
 
 >>> import random, splendor
 >>> from splendor import ai
@@ -17,12 +17,13 @@ The web worker calls :mod:`splendor.ai.protocol` (JSON in, JSON out).
 from .budget import Budget
 from .bots import Bot, BotError, EasyBot, MediumBot, RandomBot
 from .explain import explain
+from .expert import ExpertBot
 from .search import HardBot
 
 #: The levels, weakest first.
-LEVELS = ("random", "easy", "medium", "hard")
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 
-_FACTORIES = {"random": RandomBot, "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+_FACTORIES = {"random": RandomBot, "easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
 
 
 def get_bot(level):
@@ -39,4 +40,4 @@ def choose(observation, rng, budget=None, level="medium"):
 
 
 __all__ = ["LEVELS", "get_bot", "choose", "explain", "Budget", "Bot", "BotError", "RandomBot", "EasyBot",
-           "MediumBot", "HardBot"]
+           "MediumBot", "HardBot", "ExpertBot"]

@@ -7,7 +7,7 @@ The page sends the observation of the seat to act (``game.observation(seat)``) a
     response {"turn_id": 17, "action": "buy 2G2:4w2u1k", "explanation": "buys the level 2 green card ...",
               "focus": {"card": "2G2:4w2u1k", "colors": ["white", "blue", "gold"], "noble": null},
               "stats": {"level": "hard", "seconds": 0.81, "iterations": 412, ...}}
-    error    {"turn_id": 17, "error": "unknown bot level 'expert': choose from random, easy, medium, hard"}
+    error    {"turn_id": 17, "error": "unknown bot level 'master': choose from random, easy, medium, hard, expert"}
 
 ``turn_id`` (any JSON number or string) is echoed so the page can drop a late answer for an old position. ``seed``
 defaults to 0 and ``budget`` to the level's browser default (:data:`DEFAULT_BUDGETS`). ``hint_json`` answers the same
@@ -26,13 +26,14 @@ from . import LEVELS, get_bot
 from .budget import Budget
 from .explain import explain_details
 
-#: Browser defaults per level: the hard bot must answer in under 2 s even in Pyodide (1.5-3x slower than CPython),
+#: Browser defaults per level: the search bots (hard, expert) must answer in under 2 s even in Pyodide (1.5-3x slower than CPython),
 #: and the time budget holds whatever the speed; the other levels do not search.
 DEFAULT_BUDGETS = {
     "random": Budget(iterations=1),
     "easy": Budget(iterations=1),
     "medium": Budget(iterations=1),
     "hard": Budget(seconds=0.8),
+    "expert": Budget(seconds=0.8),
 }
 #: The hint: what the hard bot would play, thought over for a shorter time.
 HINT_BUDGET = Budget(seconds=0.5)

@@ -1,0 +1,182 @@
+"""A learned evaluation: a seat's chance to win, as a logistic model of features of its position, fitted to the
+results of played games (``python -m splendor train``, :mod:`splendor.ai.train`).
+
+Each seat gets a few features (:data:`FEATURES`): the parts of its hand-written value (``heuristic.seat_parts``, read
+with the hard bot's weights) and some facts the hand-written value does not weigh (bonuses and tokens held, how many
+visible cards it can buy now and the most points among them, points past 10, nobles within two bonuses). A seat's
+*standing* is the sum of its features, each weighted by ``base + per_stage x stage`` (the stage: the leader's points
+over 15), and the chance that seat ``s`` wins against the best other seat is the logistic of
+``standing[s] - max(other standings) + to_move x (1 if s is to move else -1)``.
+
+Inference is pure Python, standard library only (it runs in the page's worker on Pyodide): one pricing of the visible
+cards per seat, then sums over a dozen numbers. The weights live in ``expert_weights.json`` beside this module (a
+few kilobytes, shipped in the site's package zip) and are read only when an expert bot is first made
+(:func:`load_model`), not when the package is imported.
+"""
+
+import json
+import math
+import os
+
+from .heuristic import WINNING_POINTS, Weights, bonus_terms, context_value, seat_context, stage_of
+
+#: The per-seat features, in the order the weights list them.
+FEATURES = ("points", "engine", "nobles", "held", "prospects", "usable", "gold",
+            "bonuses", "tokens", "affordable", "afford_points", "late_points", "nobles_near")
+
+#: The hand-written value's weights the first seven features are read with (the hard bot's: search.HARD_WEIGHTS).
+READ_WEIGHTS = {"bonus": 1.0, "reserve_slot": 0.1}
+
+FORMAT = "splendor-value-model"
+WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_weights.json")
+
+
+def seat_features(w, p, market, nobles, stage, supply):
+    """The :data:`FEATURES` of player ``p`` (an engine Player of a determinized game), ``w`` the Weights read."""
+    bon = p.bon
+    tok = p.tok
+    eng, nob, _ = bonus_terms(w, bon, nobles)
+    ctx = seat_context(w, bon, 0, market, nobles, stage, p._reserved)
+    gold = tok[5]
+    use = [0, 0, 0, 0, 0]  # as context_value: tokens beyond the most any visible card asks for are idle
+    affordable = 0
+    afford_points = 0
+    cards = ctx[1]
+    for prices, _, _ in cards:
+        short = 0
+        for i, n in prices:
+            if n > use[i]:
+                use[i] = n
+            d = n - tok[i]
+            if d > 0:
+                short += d
+        if short <= gold:
+            affordable += 1
+    if affordable:
+        # the points of the cards it can buy now: market cards and its own reserve (same order as seat_context)
+        visible = list(market) + list(p._reserved)
+        for (prices, _, _), card in zip(cards, visible):
+            if card.points > afford_points:
+                short = 0
+                for i, n in prices:
+                    d = n - tok[i]
+                    if d > 0:
+                        short += d
+                if short <= gold:
+                    afford_points = card.points
+    usable = 0
+    for i in range(5):
+        usable += tok[i] if tok[i] < use[i] else use[i]
+    pro = context_value(w, (0.0, cards, ctx[2]), tok, supply) - w.token * usable - w.gold * gold
+    pts = p.points
+    near = 0
+    for nb in nobles:
+        need = 0
+        for i, n in nb.needs:
+            if bon[i] < n:
+                need += n - bon[i]
+        if need <= 2:
+            near += 1
+    return (pts + (w.finish if pts >= WINNING_POINTS else 0.0), w.bonus * (1.0 - stage) * eng, nob,
+            len(p._reserved), pro, usable, gold, sum(bon), sum(tok), affordable, afford_points,
+            pts - 10 if pts > 10 else 0, near)
+
+
+def game_features(game, w):
+    """(stage, [features of each seat]) of a (determinized) game."""
+    stage = stage_of(game)
+    market = [c for row in game._market for c in row if c is not None]
+    nobles = game._nobles
+    supply = game._supply
+    return stage, [seat_features(w, p, market, nobles, stage, supply) for p in game._players]
+
+
+def _sigmoid(z):
+    if z < -30.0:
+        return 0.0
+    if z > 30.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+class ValueModel:
+    """The learned evaluation (see the module text). ``base``, ``per_stage``: one coefficient per feature;
+    ``to_move``: the logit worth of being the seat to move. ``meta``: what the training command recorded (seed,
+    games, held-out loss...). Usable as the hard search's ``leaf_model`` (it has ``values(game, weights)``)."""
+
+    def __init__(self, base, per_stage, to_move=0.0, meta=None):
+        if len(base) != len(FEATURES) or len(per_stage) != len(FEATURES):
+            raise ValueError(f"a value model needs {len(FEATURES)} base and per-stage coefficients "
+                             f"({', '.join(FEATURES)})")
+        self.base = [float(x) for x in base]
+        self.per_stage = [float(x) for x in per_stage]
+        self.to_move = float(to_move)
+        self.meta = dict(meta or {})
+        self.read = Weights(**READ_WEIGHTS)
+
+    # -- inference ----------------------------------------------------------------------------------------------
+    def standings(self, game):
+        """Every seat's standing (a logit; differences between seats are what count)."""
+        stage, feats = game_features(game, self.read)
+        co = [b + k * stage for b, k in zip(self.base, self.per_stage)]
+        return [sum(c * x for c, x in zip(co, f)) for f in feats]
+
+    def values(self, game, weights=None):
+        """As :meth:`standings` (the search's leaf interface; the search's ``weights`` are not used)."""
+        return self.standings(game)
+
+    def win_chance(self, game, seat):
+        """The model's chance that ``seat`` wins (the result itself when the game is over)."""
+        if game.phase_ == "over":
+            win = game.winners
+            return 1.0 / len(win) if seat in win else 0.0
+        st = self.standings(game)
+        best = max(v for j, v in enumerate(st) if j != seat)
+        return _sigmoid(st[seat] - best + (self.to_move if game.current == seat else -self.to_move))
+
+    # -- the weights file ---------------------------------------------------------------------------------------
+    def to_dict(self):
+        return {"format": FORMAT, "version": 1, "features": list(FEATURES),
+                "base": [round(x, 6) for x in self.base], "per_stage": [round(x, 6) for x in self.per_stage],
+                "to_move": round(self.to_move, 6), "meta": self.meta}
+
+    @classmethod
+    def from_dict(cls, data):
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"not a value model (format {FORMAT!r} expected)")
+        if data.get("version") != 1:
+            raise ValueError(f"value model version {data.get('version')!r} is not supported (1 expected)")
+        if list(data.get("features", ())) != list(FEATURES):
+            raise ValueError(f"the value model's features {data.get('features')!r} are not this code's "
+                             f"{list(FEATURES)!r}: retrain it with python -m splendor train")
+        return cls(data["base"], data["per_stage"], data.get("to_move", 0.0), data.get("meta"))
+
+    def save(self, path):
+        text = json.dumps(self.to_dict(), indent=1, sort_keys=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+
+    @classmethod
+    def load(cls, path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except ValueError as exc:
+            raise ValueError(f"{path}: not valid JSON: {exc}") from None
+        try:
+            return cls.from_dict(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: {exc}") from None
+
+
+_SHIPPED = None
+
+
+def load_model(path=None):
+    """The value model in ``path`` (default: the shipped ``expert_weights.json``, read once and kept)."""
+    global _SHIPPED
+    if path is not None:
+        return ValueModel.load(path)
+    if _SHIPPED is None:
+        _SHIPPED = ValueModel.load(WEIGHTS_FILE)
+    return _SHIPPED

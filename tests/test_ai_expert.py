@@ -1,0 +1,220 @@
+"""The expert bot and its learned value model: the shipped weights file, inference, the training command, the search
+that uses the model. (Legality in every phase, determinism, fairness and the global-random trap are checked for
+every level, expert included, in test_ai_bots.py.)"""
+
+import json
+import math
+import os
+import random
+import re
+
+import pytest
+
+import splendor
+from splendor.ai import Budget, get_bot, learned
+from splendor.ai.arena import play_game
+from splendor.ai.expert import ExpertBot
+from splendor.ai.learned import FEATURES, ValueModel, load_model
+from test_ai_states import build
+
+
+def test_the_shipped_weights_file_is_a_model_the_training_command_wrote():
+    path = learned.WEIGHTS_FILE
+    assert os.path.getsize(path) <= 1_000_000
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    assert data["format"] == "splendor-value-model" and data["features"] == list(FEATURES)
+    meta = data["meta"]
+    # the settings that reproduce it, and the held-out figure the command printed
+    assert meta["command"].startswith("python -m splendor train ")
+    assert f"--seed {meta['seed']}" in meta["command"]
+    for key in ("games", "bots", "holdout", "l2", "positions_fitted", "positions_held_out"):
+        assert key in meta, key
+    assert meta["held_out_log_loss"] < meta["hand_leaf_held_out_log_loss"] < meta["constant_held_out_log_loss"]
+    model = load_model()
+    assert model is load_model()  # read once
+    assert model.to_dict()["base"] == data["base"]
+
+
+def test_importing_the_bots_does_not_read_the_weights():
+    import subprocess
+    import sys
+
+    code = ("import splendor.ai, splendor.ai.learned as L; assert L._SHIPPED is None; "
+            "splendor.ai.get_bot('hard'); assert L._SHIPPED is None; "
+            "splendor.ai.get_bot('expert'); assert L._SHIPPED is not None; print('lazy')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert out.stdout.strip() == "lazy", out.stderr
+
+
+def test_bad_weights_files_are_refused_with_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(ValueError, match="not valid JSON"):
+        ValueModel.load(bad)
+    good = load_model().to_dict()
+    for change, message in ((("format", "x"), "not a value model"), (("version", 9), "version 9"),
+                            (("features", ["points"]), "retrain it"), (("base", [1.0]), "coefficients")):
+        data = dict(good)
+        data[change[0]] = change[1]
+        bad.write_text(json.dumps(data))
+        with pytest.raises(ValueError, match=message):
+            ValueModel.load(bad)
+
+
+def test_a_model_round_trips_through_its_file(tmp_path):
+    k = len(FEATURES)
+    model = ValueModel([0.1 * i for i in range(k)], [-0.05 * i for i in range(k)], 0.3, {"seed": 4})
+    path = tmp_path / "m.json"
+    model.save(path)
+    again = ValueModel.load(path)
+    assert again.base == pytest.approx(model.base, abs=1e-6) and again.per_stage == pytest.approx(model.per_stage, abs=1e-6)
+    assert again.to_move == 0.3  # the file keeps six decimals
+    assert again.meta == {"seed": 4}
+
+
+def test_features_read_the_position():
+    one = next(c for c in splendor.CARDS if c.level == 1 and c.points == 1)
+    game = build(cards={0: [one.code]}, tokens={0: (2, 1, 0, 0, 0, 1), 1: (0, 0, 0, 0, 0, 0)})
+    stage, (mine, theirs) = learned.game_features(game, learned.Weights(**learned.READ_WEIGHTS))
+    f = dict(zip(FEATURES, mine))
+    g = dict(zip(FEATURES, theirs))
+    assert stage == pytest.approx(1 / 15)
+    assert f["points"] == 1 and g["points"] == 0
+    assert f["bonuses"] == 1 and g["bonuses"] == 0
+    assert f["tokens"] == 4 and f["gold"] == 1 and g["tokens"] == 0
+    assert f["affordable"] >= g["affordable"] == 0
+    assert f["late_points"] == 0
+
+
+def test_the_model_prefers_what_wins_and_its_win_chance_is_a_probability():
+    model = load_model()
+    one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
+    ahead = build(cards={0: [one]})
+    st = model.standings(ahead)
+    assert st[0] > st[1]
+    p0, p1 = model.win_chance(ahead, 0), model.win_chance(ahead, 1)
+    assert 0 < p1 < 0.5 < p0 < 1
+    # the difference of standings, plus being to move (seat 0 is to act here)
+    assert p0 == pytest.approx(1 / (1 + math.exp(-(st[0] - st[1] + model.to_move))))
+    over = play_game([get_bot("medium"), get_bot("medium")], 5)
+    assert over["status"] == "ok"
+    # points and prospects are worth more at every stage: the fit learned the obvious
+    for name in ("points", "prospects"):
+        i = FEATURES.index(name)
+        assert model.base[i] > 0 and model.base[i] + model.per_stage[i] > 0, name
+
+
+def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
+    assert splendor.ai.LEVELS[-1] == "expert"
+    bot = get_bot("expert")
+    assert isinstance(bot, ExpertBot) and bot.leaf_model is load_model() and bot.level == "expert"
+    # a model that counts only points makes the search buy the point card; one that counts only gold reserves
+    market = [c for row in build().market for c in row if c]
+    card = next(c for c in market if c.points and max(c.cost_t) <= 4 and sum(c.cost_t) <= 10)
+    game = build(tokens={0: tuple(card.cost_t) + (0,)})
+    legal = game.legal_actions()
+    k = len(FEATURES)
+
+    def only(name):
+        return ValueModel([1.0 if f == name else 0.0 for f in FEATURES], [0.0] * k)
+
+    kw = {"horizon": 0, "endgame_horizon": 0, "candidates": len(legal)}
+    obs = game.observation(0)
+    points, _ = ExpertBot(model=only("points"), **kw).decide(obs, random.Random(1), Budget(iterations=12))
+    gold, _ = ExpertBot(model=only("gold"), **kw).decide(obs, random.Random(1), Budget(iterations=12))
+    assert points.kind == "buy" and points.card == card
+    assert gold.kind == "reserve"
+
+
+def test_expert_games_finish_with_legal_moves_in_every_table_size():
+    for players in (2, 3, 4):
+        bots = [get_bot("expert")] + [get_bot("medium")] * (players - 1)
+        result = play_game(bots, seed=40 + players, budgets=[Budget(iterations=8)] * players)
+        assert result["status"] == "ok", result["error"]
+        assert result["winners"]
+
+
+def test_expert_through_the_protocol():
+    from splendor.ai.protocol import DEFAULT_BUDGETS, choose_json
+
+    assert DEFAULT_BUDGETS["expert"].seconds == 0.8
+    game = splendor.new_game(players=2, seed=12)
+    req = json.dumps({"turn_id": 3, "observation": game.observation(0), "level": "expert", "seed": 2,
+                      "budget": {"iterations": 30}})
+    a, b = json.loads(choose_json(req)), json.loads(choose_json(req))
+    assert "error" not in a and a == {**b, "stats": {**b["stats"], "seconds": a["stats"]["seconds"]}}
+    assert a["stats"]["level"] == "expert" and 30 <= a["stats"]["iterations"] < 40  # whole deals: up to 8 over
+    assert game.why_illegal(splendor.parse_action(game, a["action"])) is None
+    assert a["explanation"]
+
+
+def test_train_command_runs_end_to_end(tmp_path, capsys):
+    import splendor.__main__ as cli
+    from splendor.ai import train
+
+    out = tmp_path / "w.json"
+    assert cli.main(["train", "--out", str(out), "--seed", "3", "--games", "12", "--holdout", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "playing 12 games of medium against medium (seed 3, 1 job(s))" in text
+    assert re.search(r"games 12/12, \d+ positions, \d+ s, about 0 s left", text), text
+    m = re.search(r"(\d+) positions to fit, (\d+) held out", text)
+    assert m and int(m.group(1)) > int(m.group(2)) > 0
+    held = re.search(r"log loss: held-out ([\d.]+) \(fitted positions ([\d.]+)\); on the held-out positions the "
+                     r"hard bot's hand-set leaf scores ([\d.]+), a constant guess ([\d.]+)", text)
+    assert held, text
+    model = ValueModel.load(out)  # the same format as the shipped file
+    assert model.meta["seed"] == 3 and model.meta["games"] == 12
+    assert model.meta["held_out_log_loss"] == pytest.approx(float(held.group(1)), abs=1e-4)
+    assert model.meta["command"] == f"python -m splendor train --out {out} --seed 3 --games 12 --holdout 3"
+    # the same seed plays the same games and fits the same model
+    again = tmp_path / "again.json"
+    assert train.main(["--out", str(again), "--seed", "3", "--games", "12", "--holdout", "3"]) == 0
+    assert ValueModel.load(again).base == model.base
+    with pytest.raises(SystemExit):
+        train.main(["--out", str(again), "--seed", "3", "--bots", "medium,wizard"])
+    with pytest.raises(SystemExit):
+        train.main(["--out", str(tmp_path / "no" / "such" / "w.json"), "--seed", "3"])
+    with pytest.raises(SystemExit):
+        train.main(["--out", str(again), "--seed", "3", "--model", str(tmp_path / "missing.json")])
+    capsys.readouterr()
+    # a step of expert iteration: the search with a model plays the games
+    third = tmp_path / "gen2.json"
+    assert train.main(["--out", str(third), "--seed", "4", "--games", "4", "--holdout", "2", "--bots",
+                       "expert,medium", "--budget-iterations", "3", "--model", str(out)]) == 0
+    assert "playing 4 games of expert against medium (seed 4, 3 iterations a move" in capsys.readouterr().out
+    assert ValueModel.load(third).meta["model"] == str(out)
+
+
+def test_the_fit_recovers_a_known_logistic_model():
+    from splendor.ai import train
+
+    rng = random.Random(3)
+    truth = [1.5, -0.7, 0.3]
+    rows = []
+    for _ in range(5000):
+        x = [rng.gauss(0, 1) for _ in truth]
+        p = 1 / (1 + math.exp(-sum(t * v for t, v in zip(truth, x))))
+        rows.append((x, 1.0 if rng.random() < p else 0.0))
+    w = train.fit(rows, l2=1e-6, sample=2000, out=lambda *a, **k: None)
+    assert all(abs(a - b) < 0.12 for a, b in zip(w, truth)), w
+    assert train.log_loss(rows, w) < train.log_loss(rows, [0.0, 0.0, 0.0])
+
+
+def test_the_site_package_ships_the_weights_but_not_the_training_command():
+    from tools import build_site
+
+    files = build_site.browser_package_files()
+    assert "splendor/ai/expert_weights.json" in files and "splendor/ai/learned.py" in files
+    assert "splendor/ai/train.py" not in files and "splendor/ai/arena.py" not in files
+
+
+def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
+    from tools import bot_style
+
+    assert bot_style.hard_bot({"leaf_model": "learned"}, {}).leaf_model is load_model()
+    path = tmp_path / "m.json"
+    ValueModel([1.0] * len(FEATURES), [0.0] * len(FEATURES)).save(path)
+    bot = bot_style.hard_bot({"leaf_model": f"learned:{path}", "horizon": 2}, {})
+    assert bot.leaf_model.base == [1.0] * len(FEATURES) and bot.horizon == 2
