@@ -101,6 +101,11 @@ class App(LearnShare):
         self.hint = None  # {"action": text, "explanation": sentence}
         self.hint_waiting = None
         self.show_end = True
+        self.inspecting = None  # the seat whose full view is open (bought cards, reserves, nobles)
+        self.info = ""  # a neutral word after a step (not a refusal): "Your last turn was undone."
+        self.moment = None  # {"kind": "noble"|"final"|"end", "text": ..., "n": serial} said at the top of the table
+        self.moment_serial = 0
+        self.changes = []  # what the last applied moves moved, for the page's animations (see motion_changes)
 
     @property
     def person(self):
@@ -130,6 +135,7 @@ class App(LearnShare):
         if handler is None:
             self.message = f"Unknown control {name!r}."
             return
+        self.info = ""
         handler(data)
 
     # -- setup -----------------------------------------------------------------------------------------------
@@ -203,7 +209,7 @@ class App(LearnShare):
         self.screen = "game"
         self._reset_turn_ui()
         g = self.game
-        opening = f"New game: {words.plural(n, 'player')}, seed {g.seed}."
+        opening = f"New game: {words.plural(n, 'player')}."
         if g.variants:
             opening += " Variants: " + words.join_words([VARIANT_NAMES[v].lower() for v in g.variants]) + "."
         self._note(opening)
@@ -370,14 +376,28 @@ class App(LearnShare):
                        + f". Game {g.game_index + 1} begins: {self._turn_start_words()}")
             return
         p = g.players[seat]
-        if action.kind != "noble" and len(p.nobles) > nobles_before:
-            who = "You welcome" if seat == self.person else f"{self.name(seat)} welcomes"
-            self._note(f"{who} {words.noble_name(p.nobles[-1])} (3 points).")
+        if len(p.nobles) > nobles_before:
+            if action.kind != "noble":
+                who = "You welcome" if seat == self.person else f"{self.name(seat)} welcomes"
+                self._note(f"{who} {words.noble_name(p.nobles[-1])} (3 points).")
+            who = "A noble visits you" if seat == self.person else f"A noble visits {self.name(seat)}"
+            self._moment("noble", f"{who}: 3 points.")
         if g.final_round and not final_before:
             who = "You have" if seat == self.person else f"{self.name(seat)} has"
             self._note(f"{who} {p.points} points: this is the final round, so everyone gets the same number of turns.")
+            last = self._person_moves_again(seat)
+            self._moment("final", f"{who} {p.points} points. Final round"
+                         + (": your next turn is your last." if last else ": everyone has had the same turns."
+                            if g.is_over else "."))
         if g.is_over:
             self._note(self.result_words())
+            self._moment("end", self.result_words().replace("The game is over: ", "Game over: "))
+
+    def _person_moves_again(self, seat):
+        """Whether the person still has a turn in the round that ``seat`` has just played in."""
+        g = self.game
+        n = g.players_count
+        return not g.is_over and seat != self.person and (self.person - g.start) % n > (seat - g.start) % n
 
     def result_words(self):
         g = self.game
@@ -444,9 +464,8 @@ class App(LearnShare):
                     self.picked = [color, color]
                     self.message = ""
                 else:
-                    self.picked = []
                     self.message = (f"Two {color} need at least 4 in the pile before taking, and it holds "
-                                    f"{supply[color]}.")
+                                    f"{supply[color]}. Your {color} pick stays: tap it below to put it back.")
                 return
             picked.remove(color)
             self.message = ""
@@ -490,6 +509,13 @@ class App(LearnShare):
                     " (or the same color twice where the pile holds 4 or more)." if need == 3 else
                     f", as only {avail} have tokens.")
         return reason[0].upper() + reason[1:] + "."
+
+    def on_unpick(self, data):
+        """Put back one staged gem (its chip in the action bar)."""
+        color = data.get("color")
+        if color in self.picked:
+            self.picked.remove(color)
+        self.message = ""
 
     def on_clear(self, data):
         self.picked = []
@@ -551,6 +577,44 @@ class App(LearnShare):
         self.selected = None
         self.confirming = None
         self.gold_for = {}
+        self.inspecting = None
+
+    def on_inspect(self, data):
+        """Open the full view of a player: every bought card by bonus, reserves, nobles, tokens."""
+        try:
+            seat = int(data.get("seat", -1))
+        except (TypeError, ValueError):
+            return
+        if self.game is not None and 0 <= seat < self.game.players_count:
+            self.selected = None
+            self.confirming = None
+            self.inspecting = seat
+
+    def on_moment_ok(self, data):
+        self.moment = None
+
+    def _moment(self, kind, text):
+        self.moment_serial += 1
+        self.moment = {"kind": kind, "text": text, "n": self.moment_serial}
+
+    def last_moves(self):
+        """Each seat's latest turn in words (its log lines since its turn began, without the name), kept until
+        that seat moves again: ``{seat: "Took white, blue and green."}``. Read from the log, so undo and reload
+        keep it right."""
+        out = {}
+        prev = None
+        for e in self.log:
+            if e.get("kind") != "move" or e.get("seat") is None:
+                continue
+            seat = e["seat"]
+            text = e["text"]
+            name = self.log_name(seat) + " " if 0 <= seat < len(self.seats) else ""
+            if name and text.startswith(name):
+                text = text[len(name):]
+            text = text[:1].upper() + text[1:]
+            out[seat] = (out[seat] + " " + text) if prev == seat and seat in out else text
+            prev = seat
+        return out
 
     def buy_payment(self, card):
         """The tokens the person will pay for ``card``: own colors first, gold for the rest, then any gold the
@@ -735,6 +799,7 @@ class App(LearnShare):
         """Apply the person's staged actions (all or none: the game is restored if one is refused)."""
         g = self.game
         done = 0
+        self.moment = None
         try:
             for a in actions:
                 self._apply(a, self.person)
@@ -793,7 +858,7 @@ class App(LearnShare):
             self._note("You took back a blind reserve after seeing the card: undo was used.", kind="undo")
         else:
             self._note("You took back your last turn.", kind="undo")
-        self.message = "Your last turn was undone."
+        self.info = "Your last turn was undone."
         self.save()
 
     # -- bots ----------------------------------------------------------------------------------------------------------
@@ -947,7 +1012,7 @@ class App(LearnShare):
             return "error"
         why = str(reply.get("explanation") or "")[:300]
         said = words.describe_pending(self.game, [action]) if action.kind != "return" else f"Return a {action.colors[0]}"
-        self.hint = {"action": str(action), "text": f"Hint: {said}.", "why": why,
+        self.hint = {"action": str(action), "text": f"Hint: {words.advice(why) or said}.", "why": why,
                      "colors": list(action.colors), "card": action.card.code if action.card else None}
         self.message = ""
         return "applied"

@@ -169,6 +169,9 @@ def render():
     was_in_dialog = not _null(active) and not _null(active.closest('[role="dialog"]'))
     by_keyboard = not _null(active) and bool(active.matches(":focus-visible"))
     root.innerHTML = view.render(app)
+    if state.get("screen") != app.screen:  # a new screen opens at its top (not where the last one was scrolled)
+        state["screen"] = app.screen
+        js.window.scrollTo(0, 0)
     keys.after_render()
     dialog = document.querySelector('[role="dialog"]')
     if not _null(dialog):

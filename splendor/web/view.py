@@ -132,9 +132,11 @@ def market_card(app, level, slot, card):
         return f'<div class="card empty" role="img" aria-label="Empty place: the level {level} deck is used up"></div>'
     flash = app.flash
     classes = ["card", f"bonus-{card.bonus}"]
-    affordable = g.can_afford(card, app.person)
+    affordable = g.can_afford(card, app.person) and not g.is_over
     badge = ""
-    if affordable:
+    if g.is_over:
+        pass
+    elif affordable:
         classes.append("affordable")
         badge = drawn("Can buy", cls="badge can")
     else:
@@ -287,7 +289,7 @@ def logo():
 def status_text(app):
     g = app.game
     if g.is_over:
-        return "Game over. " + app.result_words().replace("The game is over: ", "")
+        return "Game over. " + cap(app.result_words().replace("The game is over: ", ""))
     seat = g.current_player
     who = app.name(seat)
     extra = ""
@@ -298,6 +300,8 @@ def status_text(app):
     if seat == app.person:
         phase = {"action": "Your turn", "return": "Your turn: return tokens", "noble": "Your turn: choose a noble",
                  "veto": "Your turn: remove a noble"}[g.phase]
+        if g.final_round and g.phase == "action":
+            return f"Your turn. Final round: this is your last turn.{extra.replace(' Final round.', '')}"
         return f"{phase}. Round {g.round}.{extra}"
     if app.thinking == seat:
         return f"{who} is thinking…{extra}"
@@ -323,10 +327,11 @@ def render_game(app):
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
 <p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
-<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game">New game</button></nav>
+<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game"><span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
 </header>
 {notices(app)}
 {fallback_note(app)}
+{moment_banner(app)}
 <main class="table" id="main">
 <section class="opponents" aria-label="Opponents">{''.join(opponent(app, i) for i in range(1, g.players_count))}</section>
 <section class="board" aria-label="Board">
@@ -345,7 +350,7 @@ def render_game(app):
 {log_list(app)}
 </section>
 </main>
-{learn_view.howto_dialog(app) or (dialog(app) + end_dialog(app))}
+{learn_view.howto_dialog(app) or (dialog(app) or inspect_dialog(app)) + end_dialog(app)}
 </div>"""
 
 
@@ -362,6 +367,8 @@ def nobles_row(app):
     qualifying = set(g.qualifying_nobles(app.person)) if g.phase == "noble" else set(g.nobles)
     tiles = "".join(noble_tile(app, nb, choosable=choosing and nb in qualifying, verb=verb) for nb in g.nobles)
     title = "Nobles"
+    if not tiles:
+        tiles = '<p class="no-nobles">Every noble has been won.</p>'
     if g.phase == "veto":
         title = f"Nobles: each player removes one ({len(g.nobles)} now, {g.players_count + 1} stay)"
     return f'<section class="nobles" aria-label="Nobles"><h2 class="sr-only">{esc(title)}</h2><div class="noble-row">{tiles}</div></section>'
@@ -428,12 +435,12 @@ def action_bar(app):
     elif g.phase == "veto":
         prompt = "Remove one noble from the game: tap it, then confirm."
         if app.staged is not None:
-            buttons.append(primary("confirm", words.describe_pending(g, [app.staged])))
+            buttons.append(primary("confirm", words.describe_pending(g, [app.staged]), short="Remove"))
             buttons.append(secondary("clear", "Clear"))
     elif g.phase == "noble":
         prompt = "Several nobles would visit you: tap the one you welcome, then confirm."
         if app.staged is not None:
-            buttons.append(primary("confirm", words.describe_pending(g, [app.staged])))
+            buttons.append(primary("confirm", words.describe_pending(g, [app.staged]), short="Welcome"))
     elif g.phase == "return":
         need = app.return_needed()
         prompt = (f"You hold {g.players[app.person].token_count} tokens: tap {words.plural(need, 'token')} of yours "
@@ -447,18 +454,18 @@ def action_bar(app):
         ready = len(app.returning) == need
         buttons.append(primary("give-back", words.describe_pending(
             g, [Action.return_token(c) for c in app.returning]) if app.returning
-            else f"Return {words.plural(need, 'token')}", disabled=not ready))
+            else f"Return {words.plural(need, 'token')}", disabled=not ready, short="Return"))
     else:
         if app.picked:
             problem = app.pick_problem()
             action = app.pick_action()
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="pick-{i}"'
-                f'{attrs(data_act="gem", data_color=c, aria_label=f"Put back {c}")}>{lettered(c)}</button>'
+                f'{attrs(data_act="unpick", data_color=c, aria_label=f"Put back {c}")}>{lettered(c)}</button>'
                 for i, c in enumerate(app.picked))
             parts.append(f'<div class="staged" aria-label="Gems to take">{chips}</div>')
             label = words.describe_pending(g, [action])
-            buttons.append(primary("take", label, disabled=problem is not None))
+            buttons.append(primary("take", label, disabled=problem is not None, short="Take"))
             buttons.append(secondary("clear", "Clear"))
             after = g.players[app.person].token_count + len(app.picked)
             if problem:
@@ -475,16 +482,24 @@ def action_bar(app):
                 buttons.append(primary("pass", "Pass"))
     hint = ""
     if app.hint:
-        why = f' <span class="why">{esc(app.hint["why"])}</span>' if app.hint["why"] else ""
-        hint = f'<p class="hint">{esc(app.hint["text"])}{why}</p>'
+        hint = f'<p class="hint" id="hint-text">{esc(app.hint["text"])}</p>'
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
+    if app.info and not app.message:
+        msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'
     return (f'<section class="actionbar" aria-label="Your move"><p class="prompt">{esc(prompt)}</p>'
             f'{"".join(parts)}<div class="buttons">{"".join(buttons)}</div>{hint}{msg}</section>')
 
 
-def primary(act, label, disabled=False, id_=None):
+def primary(act, label, disabled=False, id_=None, short=None):
+    """The step's main button; ``short``: the word shown instead of the whole label on phones (the label stays its
+    spoken name)."""
+    text = esc(label)
+    if short:
+        text = (f'<span class="long" aria-hidden="true">{esc(label)}</span>'
+                f'<span class="short" aria-hidden="true">{esc(short)}</span>')
     return (f'<button type="button" class="primary" id="{esc(id_ or "btn-" + act)}"'
-            f'{attrs(data_act=act, aria_disabled="true" if disabled else None)}>{esc(label)}</button>')
+            f'{attrs(data_act=act, aria_disabled="true" if disabled else None, aria_label=label if short else None)}>'
+            f'{text}</button>')
 
 
 def secondary(act, label, id_=None, **data):
@@ -494,12 +509,13 @@ def secondary(act, label, id_=None, **data):
 
 def holdings(app, seat, returnable=False):
     """Tokens and bonuses as a small table: one column per color (its gem and letter on top), a row of tokens and a
-    row of bonuses. In the return phase the person's token cells are buttons that stage a return."""
+    row of bonuses. In the return phase the person's token cells are buttons that stage a return. The row headers'
+    words are visually hidden on phones (``lab-long``), where the table sits in a narrow strip."""
     p = app.game.players[seat]
     tok, bon = p.tokens, p.bonuses
     whose = "Your" if seat == app.person else f"{app.name(seat)}'s"
     head = "".join(f'<th scope="col">{lettered(c)}<span class="sr-only">{c}</span></th>' for c in TOKEN_COLORS)
-    count = p.token_count
+    count = p.token_count - (len(app.returning) if returnable else 0)
     over = " over" if count > 10 else ""
     cells = []
     for color in TOKEN_COLORS:
@@ -516,9 +532,38 @@ def holdings(app, seat, returnable=False):
     return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
             f'<colgroup><col class="lab"><col span="6"></colgroup>'
             f'<thead><tr><td></td>{head}</tr></thead><tbody>'
-            f'<tr><th scope="row">Tokens <b class="count{over}">{count}{"/10" if seat == app.person else ""}</b></th>'
+            f'<tr><th scope="row"><span class="lab-long">Tokens </span><b class="count{over}">{count}'
+            f'{"/10" if seat == app.person else ""}</b></th>'
             f'{"".join(cells)}</tr>'
-            f'<tr><th scope="row">Bonuses</th>{bons}</tr></tbody></table>')
+            f'<tr><th scope="row"><span class="lab-long">Bonuses</span><span class="lab-short" aria-hidden="true">+'
+            f'</span></th>{bons}</tr></tbody></table>')
+
+
+def small_nobles(p):
+    return "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
+                   f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
+
+
+def inspect_button(app, seat, text=None):
+    """Opens the full view of a player (bought cards by bonus, reserves, nobles, tokens). Without ``text`` it is
+    stretched over the whole panel (``.inspect``), so a tap anywhere on an opponent opens it."""
+    whose = "your" if seat == app.person else f"{app.name(seat)}'s"
+    label = f"See all of {whose} cards, reserves, nobles and tokens"
+    if text is None:
+        return (f'<button type="button" class="inspect" id="inspect-{seat}"'
+                f'{attrs(data_act="inspect", data_seat=seat, aria_label=label)}></button>')
+    return (f'<button type="button" class="secondary see-all" id="inspect-{seat}"'
+            f'{attrs(data_act="inspect", data_seat=seat, aria_label=f"{text}. {label}")}>{esc(text)}</button>')
+
+
+def last_move(app, seat, before=""):
+    """What the player did on their latest turn, kept at their panel until their next turn (``before``: the
+    opponent's reserved and noble counts, which phones show on the same line)."""
+    text = app.last_moves().get(seat)
+    if not text and not before:
+        return ""
+    said = f'<span class="lm"><span class="sr-only">Last move: </span>{esc(text)}</span>' if text else ""
+    return f'<p class="last-move">{before}{said}</p>'
 
 
 def my_area(app):
@@ -528,24 +573,23 @@ def my_area(app):
     reserved = []
     for i, card in enumerate(p.reserved):
         label = "Your reserved card: " + card_label(app, card)
-        extra = " affordable" if g.can_afford(card, app.person) else ""
+        extra = " affordable" if g.can_afford(card, app.person) and not g.is_over else ""
         if app.selected and app.selected.get("where") == "reserved" and app.selected.get("index") == i:
             extra += " selected"
         reserved.append(mini_card(card, label, act=f' id="r{i}"' + attrs(data_act="card", data_where="reserved",
                                                                           data_index=i), extra=extra))
     for _ in range(3 - len(p.reserved)):
         reserved.append('<span class="mini slot" aria-hidden="true"></span>')
-    nobles = "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
-                     f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
-    cards = "".join(mini_card(c) for c in p.cards)
+    nobles = small_nobles(p)
     active = " active" if g.current_player == app.person and not g.is_over else ""
-    count = p.token_count
-    return f"""<section class="seat mine{active}" aria-label="Your area">
-<header class="seat-head"><h2>{esc(app.name(app.person))}</h2><span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
+    bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")} bought ›</span>')
+    return f"""<section class="seat mine{active}" id="seat-0" aria-label="Your area">
+<header class="seat-head"><h2>{esc(app.name(app.person))}</h2>{bought}<span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
 {holdings(app, app.person, returnable)}
-<div class="line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
+<div class="line res-line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
 {f'<div class="line"><span class="what">Nobles</span><div class="won">{nobles}</div></div>' if p.nobles else ''}
-<details class="owned"><summary>{words.plural(len(p.cards), 'card')} bought</summary><div class="cards-owned">{cards or '<p>None yet.</p>'}</div></details>
+{last_move(app, app.person)}
+{inspect_button(app, app.person)}
 </section>"""
 
 
@@ -562,18 +606,21 @@ def opponent(app, seat):
             reserved.append(card_back(card.level))
         else:
             reserved.append(mini_card(card, f"{s['name']}'s reserved card: {card.describe()}"))
-    nobles = "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
-                     f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
+    nobles = small_nobles(p)
     think = '<span class="spinner" aria-hidden="true"></span>' if app.thinking == seat else ""
-    last = ""
-    if flash and flash.get("seat") == seat and flash.get("text"):
-        last = f'<p class="last-move">{esc(flash["text"])}</p>'
+    counts = []
+    if p.reserved:
+        counts.append(f"{len(p.reserved)} reserved")
+    if p.nobles:
+        counts.append(words.plural(len(p.nobles), "noble"))
+    counts = f'<span class="opp-counts" aria-hidden="true">{esc(" · ".join(counts))} </span>' if counts else ""
     title = f"{s['name']}, {s['bot']} bot: {words.plural(p.points, 'point')}"
-    return f"""<section class="seat opp{active}{flashed}"{attrs(aria_label=title)}>
+    return f"""<section class="seat opp{active}{flashed}" id="seat-{seat}"{attrs(aria_label=title)}>
 <header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
 {holdings(app, seat)}
-{f'<div class="line"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
-{last}
+{f'<div class="line held"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
+{last_move(app, seat, counts)}
+{inspect_button(app, seat)}
 </section>"""
 
 
@@ -581,6 +628,60 @@ def held_label(reserved, nobles):
     if reserved and nobles:
         return "Reserved, nobles"
     return "Reserved" if reserved else "Nobles"
+
+
+def moment_banner(app):
+    """A noble won, the final round, the end: said briefly at the top of the table (and in the live region)."""
+    m = app.moment
+    if not m:
+        return ""
+    return (f'<div class="moment moment-{esc(m["kind"])}" id="moment"><p>{esc(m["text"])}</p>'
+            f'<button type="button" class="moment-x" data-act="moment-ok" aria-label="Dismiss">×</button></div>')
+
+
+def inspect_dialog(app):
+    """Everything a player holds: bought cards grouped by bonus, reserved cards (hidden ones as backs with their
+    level, unless they are the person's own), nobles, tokens and bonuses."""
+    seat = app.inspecting
+    g = app.game
+    if seat is None or g is None or not 0 <= seat < g.players_count:
+        return ""
+    p = g.players[seat]
+    me = seat == app.person
+    name = "You" if me else app.name(seat)
+    groups = []
+    for color in COLORS:
+        cards = [c for c in p.cards if c.bonus == color]
+        if cards:
+            minis = "".join(mini_card(c) for c in cards)
+            groups.append(f'<div class="group"><span class="what">{lettered(color)} {cap(color)} '
+                          f'<b>{len(cards)}</b></span><div class="cards-owned">{minis}</div></div>')
+    bought = "".join(groups) or '<p class="small">No card bought yet.</p>'
+    reserved = []
+    for card, hidden in zip(p.reserved, p.reserved_hidden):
+        if hidden and not me and "open_reservations" not in g.variants:
+            reserved.append(f'<div class="card big back lvl-{card.level}" role="img" '
+                            f'aria-label="Hidden level {card.level} card"><span class="deck-level">'
+                            f'{LEVEL_DOTS[card.level]}</span></div>')
+        else:
+            reserved.append(f'<div class="card big bonus-{card.bonus}" role="img"{attrs(aria_label=card.describe())}>'
+                            f'{card_face(card, dots=True)}</div>')
+    nobles = "".join(f'<div class="noble" role="img"{attrs(aria_label=nb.describe())}>{drawn(3, cls="noble-pts")}'
+                     f'<span class="reqs" aria-hidden="true">'
+                     + "".join(f'<span class="req">{lettered(COLORS[i])}{drawn(n, "b")}</span>' for i, n in nb.needs)
+                     + '</span></div>' for nb in p.nobles)
+    title = f"{name}: {words.plural(p.points, 'point')}"
+    return f"""<div class="scrim" data-act="close"></div>
+<div class="dialog inspect-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
+<h2 id="dlg-title">{esc(title)}</h2>
+{holdings(app, seat)}
+<h3>Bought cards: {len(p.cards)}</h3>
+<div class="groups">{bought}</div>
+<h3>Reserved cards: {len(p.reserved)}</h3>
+<div class="reserved-big">{''.join(reserved) or '<p class="small">None.</p>'}</div>
+{f'<h3>Nobles</h3><div class="noble-row">{nobles}</div>' if nobles else ''}
+<div class="dialog-buttons">{secondary("close", "Close", id_="close")}</div>
+</div>"""
 
 
 def log_list(app):
@@ -742,7 +843,6 @@ def end_dialog(app):
 <table class="scores"><caption>Final scores</caption><thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th><th scope="col">Cards</th><th scope="col">Nobles</th><th scope="col"><span class="sr-only">Result</span></th></tr></thead>
 <tbody>{''.join(rows)}</tbody></table>
 {tie}
-<p class="small">Seed {g.seed}: the same seed deals the same cards.</p>
 {learn_view.copy_link(app)}
 <div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
 </div>"""
