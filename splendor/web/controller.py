@@ -365,8 +365,14 @@ class App(LearnShare):
         final_before = g.final_round
         index_before = g.game_index
         phase_before = g.phase
+        moves, dealt = self._motion_of(action, seat)
         g.apply(action)  # raises IllegalActionError, leaving the game unchanged
         self.actors.append((seat, phase_before))
+        if dealt and g.market[dealt[0] - 1][dealt[1]] is not None:
+            moves.append({"kind": "deal", "level": dealt[0], "slot": dealt[1]})
+        if len(g.players[seat].nobles) > nobles_before:
+            moves.append({"kind": "noble", "code": g.players[seat].nobles[-1].code, "to": seat})
+        self.changes.extend(moves)
         n = len(g.history)
         self.log.append({"n": n, "seat": seat, "text": text, "why": why or "", "kind": "move"})
         if g.game_index != index_before:
@@ -392,6 +398,44 @@ class App(LearnShare):
         if g.is_over:
             self._note(self.result_words())
             self._moment("end", self.result_words().replace("The game is over: ", "Game over: "))
+
+    def _motion_of(self, action, seat):
+        """What ``action`` (about to be applied) moves on the table, for the page's animations: tokens between the
+        supply and a seat, a card from the market, a deck or a reserve to a seat; and the market place a new card
+        will be dealt to, as (level, slot). Codes of hidden cards are never given (the page could show them)."""
+        g = self.game
+        k = action.kind
+        moves, dealt = [], None
+        if k in ("take", "take_two"):
+            colors = list(action.colors) * (2 if k == "take_two" else 1)
+            moves.append({"kind": "tokens", "colors": colors, "from": "supply", "to": seat})
+        elif k == "return":
+            moves.append({"kind": "tokens", "colors": [action.colors[0]], "from": seat, "to": "supply"})
+        elif k in ("reserve", "buy"):
+            card = action.card
+            row = g.market[card.level - 1] if card is not None else ()
+            if card is None:
+                moves.append({"kind": "card", "from": "deck", "level": action.level, "to": seat})
+            elif card in row:
+                moves.append({"kind": "card", "code": card.code, "from": "market", "to": seat})
+                dealt = (card.level, row.index(card))
+            else:
+                mine = seat == self.person or "open_reservations" in g.variants
+                hidden = dict(zip(g.players[seat].reserved, g.players[seat].reserved_hidden)).get(card, False)
+                moves.append({"kind": "card", "code": card.code if mine or not hidden else None, "from": "reserve",
+                              "to": seat})
+            if k == "reserve" and g.supply["gold"]:
+                moves.append({"kind": "tokens", "colors": ["gold"], "from": "supply", "to": seat})
+            if k == "buy":
+                paid = [c for c, n in action.payment.items() for _ in range(n)]
+                if paid:
+                    moves.append({"kind": "tokens", "colors": paid, "from": seat, "to": "supply"})
+        return moves, dealt
+
+    def take_changes(self):
+        """The moves applied since the last call, for the page to animate (then forgotten)."""
+        out, self.changes = self.changes, []
+        return out
 
     def _person_moves_again(self, seat):
         """Whether the person still has a turn in the round that ``seat`` has just played in."""
@@ -807,6 +851,7 @@ class App(LearnShare):
         except IllegalActionError as exc:
             for _ in range(done):
                 self._undo_one()
+            self.changes = []
             self.message = str(exc)[:1].upper() + str(exc)[1:] + "."
             return
         self.picked = []

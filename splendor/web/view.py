@@ -154,7 +154,7 @@ def market_card(app, level, slot, card):
         classes.append("guided")
         label = label.replace(card.describe(), card.describe() + learn_view.CARD_SUFFIX, 1)
     price = g.price(card, app.person)
-    return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}"'
+    return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}" data-fly="card:{card.code}"'
             f'{attrs(data_act="card", data_where="market", data_level=level, data_slot=slot, aria_label=label)}>'
             f'{card_face(card, price)}{badge}{learn_view.card_flag(guided)}</button>')
 
@@ -173,16 +173,17 @@ def deck_button(app, level):
 
 
 def mini_card(card, label=None, act=None, extra=""):
-    """A small card (reserves, tableaus)."""
+    """A small card (reserves, tableaus). ``data-fly`` names it for the page's animations (a face-up card only)."""
     body = (f'<span class="mini-top" aria-hidden="true">{drawn(card.points or "", cls="pts")}'
             f'{bonus_gem(card.bonus)}</span><span class="mini-cost" aria-hidden="true">'
             + "".join(pip(c, card.cost[c]) for c in COLORS if card.cost[c])
             + "</span>")
     label = label or card.describe()
     if act:
-        return (f'<button type="button" class="mini bonus-{card.bonus}{extra}"{act}{attrs(aria_label=label)}>'
-                f'{body}</button>')
-    return f'<div class="mini bonus-{card.bonus}{extra}" role="img"{attrs(aria_label=label)}>{body}</div>'
+        return (f'<button type="button" class="mini bonus-{card.bonus}{extra}"{act}'
+                f'{attrs(aria_label=label, data_fly=f"card:{card.code}")}>{body}</button>')
+    return (f'<div class="mini bonus-{card.bonus}{extra}" role="img"{attrs(aria_label=label, data_fly=f"card:{card.code}")}>'
+            f'{body}</div>')
 
 
 def card_back(level):
@@ -202,13 +203,13 @@ def noble_tile(app, noble, choosable=False, verb=""):
             f'<span class="noble-need" aria-hidden="true">{esc(status)}</span>')
     staged = app.staged is not None and app.staged.noble == noble
     if choosable:
-        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}"'
+        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}" data-fly="noble:{noble.code}"'
                 f'{attrs(data_act="noble", data_code=noble.code, aria_label=f"{verb}: {label}", aria_pressed="true" if staged else "false")}>'
                 f'{body}</button>')
     near = " near" if need_more <= 1 else ""
     if learn_view.guided_noble(app, noble):
         near += " guided"
-    return f'<div class="noble{near}" role="img"{attrs(aria_label=label)}>{body}</div>'
+    return f'<div class="noble{near}" role="img"{attrs(aria_label=label, data_fly=f"noble:{noble.code}")}>{body}</div>'
 
 
 # -- whole screens ------------------------------------------------------------------------------------------------------

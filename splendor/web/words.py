@@ -10,8 +10,9 @@ Pure Python: no browser imports, so every sentence is tested under CPython.
 
 from ..engine import COLORS, TOKEN_COLORS
 
-#: The letter drawn on each gem beside its shape (colour is never the only cue). K is black, as in print.
-LETTERS = {"white": "W", "blue": "B", "green": "G", "red": "R", "black": "K", "gold": "J"}
+#: The letter drawn on each gem beside its shape (colour is never the only cue). K is black, as in print; gold is
+#: "Au", its chemical symbol (G is green's, and a "J" for joker read as nothing to players).
+LETTERS = {"white": "W", "blue": "B", "green": "G", "red": "R", "black": "K", "gold": "Au"}
 #: The gem each color stands for in the box, for the guide and titles.
 GEM_NAMES = {"white": "diamond", "blue": "sapphire", "green": "emerald", "red": "ruby", "black": "onyx",
              "gold": "gold joker"}
