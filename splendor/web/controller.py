@@ -21,6 +21,8 @@ from ..engine import COLORS, Action, IllegalActionError, Game, card_from_code, n
 from ..engine import parse_action
 from . import records_io, words
 from .learn import LearnShare
+from .pass_play import PassPlay
+from .seats import PERSON, SeatProblem, check_seats, seats_from_settings
 from .storage import SaveSlot, StorageError
 
 LEVELS = ("easy", "medium", "hard")
@@ -38,7 +40,9 @@ SAVE_VERSION = 1
 DEFAULT_SETTINGS = {
     "name": "You",
     "opponents": 1,
-    "levels": ["medium", "medium", "medium"],
+    "levels": ["medium", "medium", "medium"],  # each other seat: a bot level, or "person" (seats.PERSON)
+    "names": ["", "", ""],  # the names of the other seats that are people
+    "skip_pass": False,  # with open reservations: play without the hand-over screen between people
     "starts": "random",
     "variants": [],
     "seed": "",
@@ -84,6 +88,7 @@ class App(LearnShare):
         self.save_blocked = False
         self.fallback_note = ""  # set by the page when bots play on its own thread
         self.serial = 0
+        self.pass_play = PassPlay([{"name": "You", "bot": None}])
         self._reset_turn_ui()
         self._learn_init(storage)
 
@@ -109,12 +114,28 @@ class App(LearnShare):
 
     @property
     def person(self):
-        return 0
+        """The seat whose point of view the table shows: the only person, or (pass and play) the person holding
+        the device."""
+        return self.pass_play.person(self.game.current_player if self.game is not None else 0)
+
+    @property
+    def solo(self):
+        """One person against bots: the log and status say "You"."""
+        return not self.pass_play.several
+
+    @property
+    def handover(self):
+        """The seat of the person the device must be passed to (the table is hidden), or None."""
+        return self.pass_play.pending if self.game is not None and self.screen == "game" else None
+
+    def _you(self, seat):
+        return self.solo and seat == self.person
 
     @property
     def my_turn(self):
         g = self.game
-        return bool(g) and not g.is_over and g.current_player == self.person
+        return (bool(g) and not g.is_over and g.current_player == self.person and self.pass_play.pending is None
+                and not self.seats[g.current_player]["bot"])
 
     @property
     def thinking(self):
@@ -125,7 +146,7 @@ class App(LearnShare):
         return self.seats[seat]["name"]
 
     def log_name(self, seat):
-        return "You" if seat == self.person else self.seats[seat]["name"]
+        return "You" if self._you(seat) else self.seats[seat]["name"]
 
     # -- the one entry point for clicks ------------------------------------------------------------------------
     def act(self, name, data=None):
@@ -157,8 +178,17 @@ class App(LearnShare):
                 i = int(field[5:])
             except ValueError:
                 return
-            if 0 <= i < 3 and value in LEVELS:
+            if 0 <= i < 3 and (value in LEVELS or value == PERSON):
                 s["levels"][i] = value
+        elif field and field.startswith("pname"):
+            try:
+                i = int(field[5:])
+            except ValueError:
+                return
+            if 0 <= i < 3:
+                s["names"][i] = clean_name(value, "")
+        elif field == "skip_pass":
+            s["skip_pass"] = value in (True, "true", "on", "1", 1)
         elif field == "starts":
             if value in STARTS:
                 s["starts"] = value
@@ -198,12 +228,20 @@ class App(LearnShare):
         except ValueError as exc:
             self.message = str(exc)
             return
-        n = s["opponents"] + 1
-        first = {"person": 0, "bot": 1, "random": "random"}[s["starts"]]
+        try:
+            seats = seats_from_settings(s)
+        except SeatProblem as exc:
+            self.message = str(exc)
+            return
+        n = len(seats)
+        bots = [i for i, seat in enumerate(seats) if seat["bot"]]
+        if s["starts"] == "bot" and not bots:
+            self.message = "No bot plays in this game: choose who starts again (You, or At random)."
+            return
+        first = {"person": 0, "bot": bots[0] if bots else 0, "random": "random"}[s["starts"]]
         self.game = new_game(players=n, seed=seed, first_player=first, variants=tuple(s["variants"]))
-        self.seats = [{"name": clean_name(s["name"], "You"), "bot": None}]
-        for i in range(1, n):
-            self.seats.append({"name": BOT_NAMES[i - 1], "bot": s["levels"][i - 1]})
+        self.seats = seats
+        self.pass_play = PassPlay(seats, skip=s.get("skip_pass") and "open_reservations" in s["variants"])
         self.log = []
         self.actors = []
         self.screen = "game"
@@ -227,12 +265,15 @@ class App(LearnShare):
             "settings": self.settings,
             "log": self.log,
             "id": self.game_id,
+            "pass": self.pass_play.to_save(),
         }
 
     def save(self):
         """Write the game to storage (after every action). A storage failure is told once, and play goes on."""
         if self.game is None:
             return
+        g = self.game
+        self.pass_play.after_move(g.current_player, len(g.history), g.is_over)
         self._after_change()  # the guide's advice, and a finished game counted in the player's record
         if self.save_blocked:
             return
@@ -292,9 +333,15 @@ class App(LearnShare):
             if not isinstance(seat, dict):
                 raise ValueError("a player entry is not an object")
             bot = seat.get("bot")
-            if (i == 0) != (bot is None) or (bot is not None and bot not in LEVELS):
-                raise ValueError("its players are not one person and bots of a known level")
-            clean.append({"name": clean_name(seat.get("name"), "You" if i == 0 else BOT_NAMES[i - 1]), "bot": bot})
+            if bot is not None and bot not in LEVELS:
+                raise ValueError("its players are not people and bots of a known level")
+            clean.append({"name": clean_name(seat.get("name"), "You" if i == 0 else f"Player {i + 1}"), "bot": bot})
+        try:
+            check_seats(clean)
+        except SeatProblem as exc:
+            raise ValueError(str(exc)[:1].lower() + str(exc)[1:].rstrip(".")) from None
+        passing = PassPlay(clean)
+        passing.restore(data.get("pass"), game.players_count, len(game.history))
         log = data.get("log", [])
         if not isinstance(log, list) or not all(isinstance(e, dict) and isinstance(e.get("text"), str)
                                                 for e in log):
@@ -314,6 +361,7 @@ class App(LearnShare):
                 raise
         self.game = game
         self.seats = clean
+        self.pass_play = passing
         self.log = [{"n": e.get("n") if isinstance(e.get("n"), int) else 0,
                      "seat": e.get("seat") if isinstance(e.get("seat"), int) else None,
                      "text": e["text"], "why": e.get("why") if isinstance(e.get("why"), str) else "",
@@ -353,14 +401,14 @@ class App(LearnShare):
             return ""
         seat = g.current_player
         if g.phase == "veto":
-            return f"{self.log_name(seat)} {'remove' if seat == self.person else 'removes'} a noble first."
-        return "You start." if seat == self.person else f"{self.name(seat)} starts."
+            return f"{self.log_name(seat)} {'remove' if self._you(seat) else 'removes'} a noble first."
+        return "You start." if self._you(seat) else f"{self.name(seat)} starts."
 
     # -- applying actions -------------------------------------------------------------------------------------------
     def _apply(self, action, seat, why=""):
         """Apply ``action`` for ``seat`` through the rules and log it in words (with a bot's reason)."""
         g = self.game
-        text = words.describe_move(g, action, self.log_name(seat), seat, person=seat == self.person)
+        text = words.describe_move(g, action, self.log_name(seat), seat, person=self._you(seat))
         nobles_before = len(g.players[seat].nobles)
         final_before = g.final_round
         index_before = g.game_index
@@ -384,12 +432,12 @@ class App(LearnShare):
         p = g.players[seat]
         if len(p.nobles) > nobles_before:
             if action.kind != "noble":
-                who = "You welcome" if seat == self.person else f"{self.name(seat)} welcomes"
+                who = "You welcome" if self._you(seat) else f"{self.name(seat)} welcomes"
                 self._note(f"{who} {words.noble_name(p.nobles[-1])} (3 points).")
-            who = "A noble visits you" if seat == self.person else f"A noble visits {self.name(seat)}"
+            who = "A noble visits you" if self._you(seat) else f"A noble visits {self.name(seat)}"
             self._moment("noble", f"{who}: 3 points.")
         if g.final_round and not final_before:
-            who = "You have" if seat == self.person else f"{self.name(seat)} has"
+            who = "You have" if self._you(seat) else f"{self.name(seat)} has"
             self._note(f"{who} {p.points} points: this is the final round, so everyone gets the same number of turns.")
             last = self._person_moves_again(seat)
             self._moment("final", f"{who} {p.points} points. Final round"
@@ -441,7 +489,8 @@ class App(LearnShare):
         """Whether the person still has a turn in the round that ``seat`` has just played in."""
         g = self.game
         n = g.players_count
-        return not g.is_over and seat != self.person and (self.person - g.start) % n > (seat - g.start) % n
+        return (self.solo and not g.is_over and seat != self.person
+                and (self.person - g.start) % n > (seat - g.start) % n)
 
     def result_words(self):
         g = self.game
@@ -449,7 +498,7 @@ class App(LearnShare):
         names = [self.log_name(i) for i in winners]
         if len(winners) > 1:
             text = f"The game is over: {words.join_words(names)} share the victory."
-        elif winners[0] == self.person:
+        elif self._you(winners[0]):
             text = "The game is over: you win!"
         else:
             text = f"The game is over: {names[0]} wins."
@@ -466,6 +515,8 @@ class App(LearnShare):
             return "Start a game first."
         if g.is_over:
             return "The game is over."
+        if self.handover is not None:
+            return f"Pass the device to {self.name(self.handover)} first."
         if g.current_player != self.person:
             return f"Wait: it is {self.name(g.current_player)}'s turn."
         if g.phase not in phases:
@@ -878,7 +929,8 @@ class App(LearnShare):
         """The number of actions to keep so that the person's last turn (and every bot move since) is undone."""
         if self.game is None or self.game.is_over:
             return None
-        for k in range(len(self.actors) - 1, -1, -1):
+        floor = self.pass_play.undo_floor()
+        for k in range(len(self.actors) - 1, floor - 1, -1):
             seat, phase = self.actors[k]
             if seat == self.person and phase in ("action", "veto"):
                 return k
@@ -887,10 +939,25 @@ class App(LearnShare):
     def can_undo(self):
         return self.undo_target() is not None
 
+    def undo_off_words(self):
+        """Why Undo is off, in words (None when it is on)."""
+        if self.can_undo():
+            return None
+        g = self.game
+        if g is None:
+            return "Start a game first."
+        if g.is_over:
+            return "Undo is off: the game is over."
+        if not self.solo and any(seat == self.person and phase in ("action", "veto")
+                                 for seat, phase in self.actors):
+            return self.pass_play.undo_off_words(self.name(self.person))
+        return "There is no turn of yours to undo." if self.solo else (
+            f"{self.name(self.person)} has no turn to undo yet.")
+
     def on_undo(self, data):
         k = self.undo_target()
         if k is None:
-            self.message = "There is no turn of yours to undo."
+            self.message = self.undo_off_words()
             return
         g = self.game
         undone = g.history[k:]
@@ -899,11 +966,20 @@ class App(LearnShare):
         while len(g.history) > k:
             self._undo_one()
         self._reset_turn_ui()
+        who = "You" if self.solo else self.name(self.person)
         if blind:
-            self._note("You took back a blind reserve after seeing the card: undo was used.", kind="undo")
+            self._note(f"{who} took back a blind reserve after seeing the card: undo was used.", kind="undo")
         else:
-            self._note("You took back your last turn.", kind="undo")
-        self.info = "Your last turn was undone."
+            self._note(f"{who} took back {'your' if self.solo else 'their'} last turn.", kind="undo")
+        self.info = "Your last turn was undone." if self.solo else f"{who}'s last turn was undone."
+        self.save()
+
+    def on_pass_ok(self, data):
+        """The person the device was passed to taps: the table is theirs (undo cannot reach before now)."""
+        if self.handover is None:
+            return
+        self.pass_play.take(len(self.game.history))
+        self._reset_turn_ui()
         self.save()
 
     # -- bots ----------------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python
 from pyodide.ffi import create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
-from splendor.web import keyboard, learn_page, records_io, records_page, view  # noqa: E402
+from splendor.web import keyboard, learn_page, pass_view, records_io, records_page, view  # noqa: E402
 from splendor.web.bytecode import bytecode_state  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
 from splendor.web.storage import Storage, StorageError  # noqa: E402
@@ -188,6 +188,11 @@ def render():
         said = str(announcer.textContent or "") if not _null(announcer) else ""
         announce(f"{said} {app.moment['text']}".strip() if app.moment["text"] not in said else said)
         state["moment_keep"] = app.moment["text"]
+    handover = pass_view.handover_words(app)  # pass and play: the hand-over screen is said once
+    if handover and handover != state.get("handover_said"):
+        said = str(announcer.textContent or "") if not _null(announcer) else ""
+        announce(f"{said} {handover}".strip() if said and app.flash and app.flash["text"] in said else handover)
+    state["handover_said"] = handover
     if state.get("screen") != app.screen:  # a new screen opens at its top (not where the last one was scrolled)
         state["screen"] = app.screen
         js.window.scrollTo(0, 0)
@@ -291,7 +296,7 @@ def on_change(event):
     name = str(el.dataset.setting)
     value = bool(el.checked) if str(el.type) == "checkbox" else str(el.value)
     app.act("setting", {"name": name, "value": value})
-    if name == "opponents":
+    if name == "opponents" or name.startswith("level"):  # a seat became a person: its name field appears
         render()
 
 

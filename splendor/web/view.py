@@ -15,7 +15,7 @@ True
 from html import escape
 
 from ..engine import COLORS, TOKEN_COLORS, Action
-from . import learn_view, records_io, words
+from . import learn_view, pass_view, records_io, words
 from .controller import LEVELS, VARIANT_NAMES
 
 SPRITE = "assets/gems.svg"
@@ -217,6 +217,8 @@ def render(app):
     """The whole page body for the app's current screen."""
     if app.screen == "setup" or app.game is None:
         return render_setup(app)
+    if app.handover is not None:  # pass and play: nothing of the table while the device changes hands
+        return pass_view.render_handover(app, logo())
     return render_game(app)
 
 
@@ -236,11 +238,11 @@ def radio(name, value, label, checked, cls=""):
 
 def render_setup(app):
     s = app.settings
-    bots = []
-    for i in range(s["opponents"]):
-        segs = "".join(radio(f"level{i}", lv, LEVEL_LABEL[lv], s["levels"][i] == lv) for lv in LEVELS)
-        bots.append(f'<fieldset class="row"><legend>Bot {i + 1}</legend><div class="segs">{segs}</div></fieldset>')
-    opp = "".join(radio("opponents", n, f"{n} bot{'s' if n > 1 else ''}", s["opponents"] == n) for n in (1, 2, 3))
+    bots = [pass_view.seat_choices(app, radio)]  # each other seat: a bot level or a person (pass and play)
+    several = pass_view.several(app)
+    if several:
+        bots.insert(0, pass_view.first_name_field(app))
+    opp = "".join(radio("opponents", n, pass_view.opponents_label(app, n), s["opponents"] == n) for n in (1, 2, 3))
     starts = "".join(radio("starts", v, label, s["starts"] == v)
                      for v, label in (("person", "You"), ("bot", "A bot"), ("random", "At random")))
     variants = "".join(
@@ -266,8 +268,8 @@ def render_setup(app):
 {''.join(bots)}
 <fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
 <details class="more"><summary>More options</summary>
-<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="40" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>
-<fieldset class="row variants"><legend>Variants</legend>{variants}</fieldset>
+{'' if several else f'<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="40" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>'}
+<fieldset class="row variants"><legend>Variants</legend>{variants}{pass_view.skip_option(app) if several else ''}</fieldset>
 <label class="field" for="set-seed"><span>Seed <small>(a number deals the same cards again; empty for a fresh deal)</small></span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"{attrs(value=s["seed"], data_setting="seed")}></label>
 <label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
 {learn_view.guided_checkbox(app)}
@@ -298,11 +300,12 @@ def status_text(app):
         extra = " Final round."
     if "rotating_series" in g.variants:
         extra += f" Game {g.game_index + 1} of {g.players_count}."
-    if seat == app.person:
-        phase = {"action": "Your turn", "return": "Your turn: return tokens", "noble": "Your turn: choose a noble",
-                 "veto": "Your turn: remove a noble"}[g.phase]
+    if seat == app.person and app.my_turn:
+        you = "Your turn" if app.solo else f"Your turn, {who}"
+        phase = {"action": you, "return": f"{you}: return tokens", "noble": f"{you}: choose a noble",
+                 "veto": f"{you}: remove a noble"}[g.phase]
         if g.final_round and g.phase == "action":
-            return f"Your turn. Final round: this is your last turn.{extra.replace(' Final round.', '')}"
+            return f"{you}. Final round: this is your last turn.{extra.replace(' Final round.', '')}"
         return f"{phase}. Round {g.round}.{extra}"
     if app.thinking == seat:
         return f"{who} is thinking…{extra}"
@@ -313,8 +316,9 @@ def render_game(app):
     g = app.game
     mine = my_turn = app.my_turn
     over = g.is_over
+    undo_off = app.undo_off_words()  # the button says why it is off (its description, and a tap says it)
     undo = (f'<button type="button" class="tool" data-act="undo" id="undo"'
-            f'{attrs(aria_disabled=None if app.can_undo() else "true")}>Undo</button>')
+            f'{attrs(aria_disabled=None if not undo_off else "true", title=undo_off)}>Undo</button>')
     hint_ok = mine and not over
     hint = (f'<button type="button" class="tool" data-act="hint" id="hint"'
             f'{attrs(aria_disabled=None if hint_ok else "true")}>Hint</button>')
@@ -334,7 +338,7 @@ def render_game(app):
 {fallback_note(app)}
 {moment_banner(app)}
 <main class="table" id="main">
-<section class="opponents" aria-label="Opponents">{''.join(opponent(app, i) for i in range(1, g.players_count))}</section>
+<section class="opponents" aria-label="Opponents">{''.join(opponent(app, (app.person + i) % g.players_count) for i in range(1, g.players_count))}</section>
 <section class="board" aria-label="Board">
 {nobles_row(app)}
 {market(app)}
@@ -584,7 +588,7 @@ def my_area(app):
     nobles = small_nobles(p)
     active = " active" if g.current_player == app.person and not g.is_over else ""
     bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")} bought ›</span>')
-    return f"""<section class="seat mine{active}" id="seat-0" aria-label="Your area">
+    return f"""<section class="seat mine{active}" id="seat-{app.person}" aria-label="Your area">
 <header class="seat-head"><h2>{esc(app.name(app.person))}</h2>{bought}<span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
 {holdings(app, app.person, returnable)}
 <div class="line res-line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
@@ -615,7 +619,7 @@ def opponent(app, seat):
     if p.nobles:
         counts.append(words.plural(len(p.nobles), "noble"))
     counts = f'<span class="opp-counts" aria-hidden="true">{esc(" · ".join(counts))} </span>' if counts else ""
-    title = f"{s['name']}, {s['bot']} bot: {words.plural(p.points, 'point')}"
+    title = f"{s['name']}, {pass_view.opponent_kind(s)}: {words.plural(p.points, 'point')}"
     return f"""<section class="seat opp{active}{flashed}" id="seat-{seat}"{attrs(aria_label=title)}>
 <header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
 {holdings(app, seat)}
@@ -649,7 +653,7 @@ def inspect_dialog(app):
         return ""
     p = g.players[seat]
     me = seat == app.person
-    name = "You" if me else app.name(seat)
+    name = "You" if me and app.solo else app.name(seat)
     groups = []
     for color in COLORS:
         cards = [c for c in p.cards if c.bonus == color]
@@ -854,6 +858,6 @@ def headline(app):
     winners = g.winners
     if len(winners) > 1:
         return "Shared victory: " + words.join_words([app.name(i) for i in winners])
-    if winners[0] == app.person:
+    if winners[0] == app.person and app.solo:
         return "You win!"
     return f"{app.name(winners[0])} wins"
