@@ -22,18 +22,10 @@ from ..engine import parse_action
 from . import records_io, words
 from .learn import LearnShare
 from .pass_play import PassPlay
+from .seats import BOT_NAMES, LEVELS, MAX_NAME, STARTS, VARIANT_NAMES, clean_name  # noqa: F401 (re-exported)
 from .seats import PERSON, SeatProblem, check_seats, seats_from_settings
 from .storage import SaveSlot, StorageError
 
-LEVELS = ("easy", "medium", "hard")
-STARTS = ("random", "person", "bot")
-VARIANT_NAMES = {
-    "open_reservations": "Open reservations",
-    "noble_veto": "Noble veto",
-    "rotating_series": "Rotating-start series",
-}
-BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3")
-MAX_NAME = 40
 SAVE_FORMAT = "splendor-save"
 SAVE_VERSION = 1
 
@@ -49,14 +41,6 @@ DEFAULT_SETTINGS = {
     "confirm": True,
     "guided": False,
 }
-
-
-def clean_name(text, fallback):
-    """A player name as typed, trimmed to one line of at most 40 characters (shown as text, never as markup)."""
-    if not isinstance(text, str):
-        return fallback
-    text = " ".join(text.split())[:MAX_NAME]
-    return text or fallback
 
 
 def parse_seed(text):

@@ -188,6 +188,7 @@ def render():
         said = str(announcer.textContent or "") if not _null(announcer) else ""
         announce(f"{said} {app.moment['text']}".strip() if app.moment["text"] not in said else said)
         state["moment_keep"] = app.moment["text"]
+        spawn(_moment_ends(app.moment["n"]))
     handover = pass_view.handover_words(app)  # pass and play: the hand-over screen is said once
     if handover and handover != state.get("handover_said"):
         said = str(announcer.textContent or "") if not _null(announcer) else ""
@@ -221,6 +222,14 @@ def render():
     elif active_id and by_keyboard and app.game is not None and app.screen == "game":
         keys.fallback_focus()  # only for keyboard use: a tap must not scroll the page to the supply
     state["opener"] = ""
+
+
+async def _moment_ends(n, seconds=4.5):
+    """A moment is brief: its banner goes after a few seconds (or at the person's next move, or its ×)."""
+    await asyncio.sleep(seconds)
+    if app.moment and app.moment["n"] == n:
+        app.moment = None
+        render()
 
 
 def announce(text):

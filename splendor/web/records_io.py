@@ -33,6 +33,7 @@ from html import escape
 
 from ..engine import Game, parse_action, replay
 from .pass_play import PassPlay
+from .seats import LEVELS, SeatProblem, check_seats, clean_name
 
 GAME_FORMAT = "splendor-game"
 GAME_VERSION = 1
@@ -123,9 +124,6 @@ def read_game_file(text):
 
 def _read_game_file(text):
     """(game, players, the file's JSON object) from a game file's text: see :func:`read_game_file`."""
-    from .controller import LEVELS, clean_name
-    from .seats import SeatProblem, check_seats
-
     if isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise RecordProblem("it is far too large to be a game file")
     data = parse_object(text, "Splendor game file")

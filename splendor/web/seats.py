@@ -1,6 +1,11 @@
-"""Who sits at the table: each seat a person (with a name) or a bot (with a level), checked in words.
+"""The players' seats and the new-game settings' words: levels, who starts, variants' names, bots' names, a player's
+name as typed. Shared by the state machine (controller.py) and the game files (records_io.py), which must not import
+each other. Pure Python.
 
-The new-game screen keeps, for each seat after the first, a choice among the bot levels and ``"person"``
+>>> clean_name("  Ann   Lee ", "You")
+'Ann Lee'
+
+Pass and play: each seat a person (with a name) or a bot (with a level), checked in words. The new-game screen keeps, for each seat after the first, a choice among the bot levels and ``"person"``
 (``settings["levels"][i]``) and the name typed for a person (``settings["names"][i]``); the first seat is always a
 person (``settings["name"]``). ``seats_from_settings`` turns that into the controller's seat list
 ``[{"name": ..., "bot": None | level}, ...]`` or raises :class:`SeatProblem` with a sentence for the person;
@@ -18,14 +23,14 @@ splendor.web.seats.SeatProblem: Two players are called “ana”: give each pers
 """
 
 LEVELS = ("easy", "medium", "hard")
-PERSON = "person"
-CHOICES = LEVELS + (PERSON,)
+STARTS = ("random", "person", "bot")
+VARIANT_NAMES = {
+    "open_reservations": "Open reservations",
+    "noble_veto": "Noble veto",
+    "rotating_series": "Rotating-start series",
+}
+BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3")
 MAX_NAME = 40
-MAX_SEATS = 4
-
-
-class SeatProblem(ValueError):
-    """A seat list that cannot be played, with the reason in words."""
 
 
 def clean_name(text, fallback):
@@ -34,6 +39,15 @@ def clean_name(text, fallback):
         return fallback
     text = " ".join(text.split())[:MAX_NAME]
     return text or fallback
+
+
+PERSON = "person"
+CHOICES = LEVELS + (PERSON,)
+MAX_SEATS = 4
+
+
+class SeatProblem(ValueError):
+    """A seat list that cannot be played, with the reason in words."""
 
 
 def bot_names(kinds):

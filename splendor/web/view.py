@@ -12,14 +12,12 @@ attributes: one delegated listener in ``main.py`` turns them into ``app.act(name
 True
 """
 
-from html import escape
-
 from ..engine import COLORS, TOKEN_COLORS, Action
 from . import learn_view, pass_view, records_io, words
-from .controller import LEVELS, VARIANT_NAMES
+from .faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
+                    letter, lettered, pip)
+from .seats import LEVELS, VARIANT_NAMES
 
-SPRITE = "assets/gems.svg"
-LEVEL_DOTS = {1: "•", 2: "••", 3: "•••"}
 LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 VARIANT_HELP = {
     "open_reservations": "Every reserved card is shown face up, deck draws too.",
@@ -28,83 +26,7 @@ VARIANT_HELP = {
 }
 
 
-def esc(text):
-    """Text made safe to put inside HTML, attributes included."""
-    return escape(str(text), quote=True)
-
-
-def attrs(**values):
-    """``attrs(data_act="gem", aria_label="x")`` -> ' data-act="gem" aria-label="x"' (None and False dropped)."""
-    out = []
-    for key, value in values.items():
-        if value is None or value is False:
-            continue
-        name = key.rstrip("_").replace("_", "-")
-        out.append(f" {name}" if value is True else f' {name}="{esc(value)}"')
-    return "".join(out)
-
-
-def cap(text):
-    return text[:1].upper() + text[1:]
-
-
-# -- gems ----------------------------------------------------------------------------------------------------------
-def gem(color, cls=""):
-    """The gem's shape (never colour alone: each color has its own shape), hidden from screen readers."""
-    return (f'<svg class="gem gem-{color} {cls}" aria-hidden="true" focusable="false" viewBox="0 0 24 24">'
-            f'<use href="{SPRITE}#gem-{color}"></use></svg>')
-
-
-def drawn(text, tag="span", cls=""):
-    """Text that is part of a picture (a card's numbers, a gem's letter): drawn by the stylesheet from ``data-t``
-    (``[data-t]::before``), so it is not text of the control it sits in. A card or pile button is named in words
-    (its aria-label); its face's digits and letters, were they text, would read as a label that does not match
-    that name (axe: label-content-name-mismatch, WCAG 2.5.3)."""
-    return f'<{tag}{attrs(class_=cls or None, data_t=text)} aria-hidden="true"></{tag}>'
-
-
-def letter(color):
-    return drawn(words.LETTERS[color], cls="letter")
-
-
-def lettered(color):
-    """The gem's shape with its letter drawn on it: the compact form for tokens."""
-    return f'<span class="lg lg-{color}">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
-
-
-def pip(color, n, printed=None):
-    """A cost pip: the gem shape with the number and the color's letter in its corner (never colour alone);
-    ``printed`` shown struck through when a bonus lowers it."""
-    extra = drawn(printed, "s", "was") if printed is not None and printed != n else ""
-    cls = " covered" if printed and n == 0 else (" lowered" if extra else "")
-    return (f'<span class="pip pip-{color}{cls}">{gem(color)}{drawn(n, "b")}'
-            f'{drawn(words.LETTERS[color], "i", "pl")}{extra}</span>')
-
-
-def bonus_gem(color):
-    """A card's bonus: the gem's shape with its letter, drawn large in the card's corner."""
-    return f'<span class="lg lg-{color} bonus">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
-
-
 # -- cards -----------------------------------------------------------------------------------------------------------
-def card_face(card, price=None, dots=False):
-    """The inside of a card drawn like the printed one: points, bonus gem, cost pips (level dots on request)."""
-    pts = drawn(card.points or "", cls="pts")
-    pips = []
-    for color in COLORS:
-        n = card.cost[color]
-        if not n:
-            continue
-        if price is not None:
-            pips.append(pip(color, price[color], n))
-        else:
-            pips.append(pip(color, n))
-    # The face is a picture of what the card's spoken name says: hidden from screen readers and speech input.
-    return (f'<span class="card-top" aria-hidden="true">{pts}{bonus_gem(card.bonus)}</span>'
-            f'<span class="cost" aria-hidden="true">{"".join(pips)}</span>'
-            + (f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>' if dots else ""))
-
-
 def card_label(app, card, seat=None):
     """The spoken name of a card, with what it means for the person now."""
     g = app.game
@@ -328,7 +250,8 @@ def render_game(app):
     status_cls = "status" + (" mine" if my_turn else "") + (" thinking" if thinking else "") + (
         " over" if over else "")
     coach = learn_view.coach_box(app)
-    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}">
+    returning = " returning" if my_turn and g.phase == "return" else ""
+    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}">
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
 <p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
@@ -448,8 +371,8 @@ def action_bar(app):
             buttons.append(primary("confirm", words.describe_pending(g, [app.staged]), short="Welcome"))
     elif g.phase == "return":
         need = app.return_needed()
-        prompt = (f"You hold {g.players[app.person].token_count} tokens: tap {words.plural(need, 'token')} of yours "
-                  f"to return (the limit is 10).")
+        prompt = (f"You hold {g.players[app.person].token_count}, the limit is 10: tap {words.plural(need, 'token')} "
+                  f"of yours to return.")
         if app.returning:
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="ret-{i}"'

@@ -117,3 +117,29 @@ def test_the_add_to_home_screen_note_does_not_push_the_table_down(playwright, br
         assert note.count() == 0
     finally:
         context.close()
+
+
+def test_a_whole_game_by_taps_on_a_small_phone_never_scrolls(browser, base_url):
+    """390x664 (an iPhone's visible area), three bots, every turn tapped to the end: after each turn the table still
+    fits the screen, and the end screen fits it too."""
+    context = browser.new_context(viewport={"width": 390, "height": 664}, base_url=base_url, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_game(page, "pace=0&bot_budget=iterations:40")
+        start(page, opponents=3, starts="You", seed=77)
+        turns = 0
+        while play_turn(page):
+            turns += 1
+            assert turns < 120, "the game did not end"
+            settle(page)
+            if page.get_by_role("dialog").count() == 0:
+                check_one_screen(page, f"390x664, turn {turns}")
+        end = page.get_by_role("dialog").bounding_box()
+        assert end["x"] >= 0 and end["x"] + end["width"] <= 390 and end["y"] >= 0 and end["y"] + end["height"] <= 664
+        assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
+        assert errors == []
+    finally:
+        context.close()
