@@ -70,6 +70,8 @@ PAGES = [
          "The highest score wins, even if it is not the player who reached 15.",
          "Tied on score: the tied player with fewer bought cards wins (reserved cards do not count). Still tied: "
          "the victory is shared.",
+         "Friends at one device: make a seat a Person on the new-game screen; between turns a “Pass to…” screen "
+         "hides the table, so nobody sees another's blind reserves.",
      ]},
 ]
 

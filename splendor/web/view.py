@@ -166,7 +166,8 @@ def render_setup(app):
         bots.insert(0, pass_view.first_name_field(app))
     opp = "".join(radio("opponents", n, pass_view.opponents_label(app, n), s["opponents"] == n) for n in (1, 2, 3))
     starts = "".join(radio("starts", v, label, s["starts"] == v)
-                     for v, label in (("person", "You"), ("bot", "A bot"), ("random", "At random")))
+                     for v, label in (("person", "Player 1" if several else "You"), ("bot", "A bot"),
+                                     ("random", "At random")))
     variants = "".join(
         f'<label class="check" for="set-{v}"><input type="checkbox" id="set-{v}"'
         f'{attrs(name=v, checked=v in s["variants"], data_setting=v)}>'

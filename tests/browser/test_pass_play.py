@@ -161,3 +161,35 @@ def test_two_people_and_a_bot_play_to_the_end_by_taps(phone):
     assert shown == {names[i]: engine.scores[i] for i in range(3)}
     assert handovers >= 3 and reloads == 1 and undos == 1 and own_seen >= 2, (handovers, reloads, undos, own_seen)
     assert not errors, errors
+
+
+def test_setup_with_people_is_refused_in_words_then_starts_at_a_hand_over(page, site_url):
+    """The new-game screen: a seat made a Person gets a name field; bad names are refused in words; the game opens
+    on the hand-over screen (announced, focused, no table), and axe finds nothing serious on either screen."""
+    from a11y_helpers import axe
+
+    open_game(page, QUERY)
+    assert page.get_by_role("radio", name="1 bot").is_checked()  # solo against a bot: the default, unchanged
+    page.get_by_role("group", name="Bot 1").get_by_role("radio", name="Person").click()
+    page.get_by_role("textbox", name="Player 2's name").wait_for()
+    assert page.get_by_role("radio", name="1 opponent").is_checked()
+    assert page.get_by_role("radio", name="Player 1", exact=True).count() == 1  # who starts: no "You" among people
+    page.get_by_text("More options").click()
+    assert page.get_by_text("No hand-over screen").is_visible()
+    assert not (found := axe(page, site_url)), "new-game screen with a person:\n" + "\n".join(found)
+    page.get_by_role("button", name="Start game").click()
+    assert page.get_by_role("status").filter(has_text="Several people play: type the first player's name").count()
+    page.get_by_role("textbox", name="Player 1's name").fill("Ana")
+    page.get_by_role("textbox", name="Player 2's name").fill(" ana ")
+    page.get_by_role("button", name="Start game").click()
+    assert page.get_by_role("status").filter(has_text="Two players are called “ana”").count()
+    page.get_by_role("textbox", name="Player 2's name").fill("Ben")
+    page.get_by_role("radio", name="Player 1", exact=True).check()
+    page.get_by_role("button", name="Start game").click()
+    page.get_by_role("heading", name="Pass to Ana").wait_for()
+    assert page.get_by_role("region", name="Market").count() == 0
+    assert page.evaluate("() => document.activeElement.id") == "pass-ok"
+    assert "Pass the device to Ana" in page.locator("#announce").text_content()
+    assert not (found := axe(page, site_url)), "hand-over screen:\n" + "\n".join(found)
+    page.keyboard.press("Enter")
+    assert page.locator("#status").inner_text().startswith("Your turn, Ana")
