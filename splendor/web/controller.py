@@ -14,33 +14,18 @@ The page is a projection of this object (``view.render(app)``); a click on an el
 """
 
 import json
-import random
 import time
 
-from ..engine import COLORS, Action, IllegalActionError, Game, card_from_code, new_game, noble_from_code
-from ..engine import parse_action
-from . import records_io, words
+from ..engine import IllegalActionError, new_game, parse_action
+from . import words
 from .learn import LearnShare
 from .pass_play import PassPlay
+from .saving import DEFAULT_SETTINGS, SAVE_FORMAT, SAVE_VERSION, Saving  # noqa: F401 (re-exported)
 from .seats import BOT_NAMES, LEVELS, MAX_NAME, STARTS, VARIANT_NAMES, clean_name  # noqa: F401 (re-exported)
-from .seats import PERSON, SeatProblem, check_seats, seats_from_settings
-from .storage import SaveSlot, StorageError
-
-SAVE_FORMAT = "splendor-save"
-SAVE_VERSION = 1
-
-DEFAULT_SETTINGS = {
-    "name": "You",
-    "opponents": 1,
-    "levels": ["medium", "medium", "medium"],  # each other seat: a bot level, or "person" (seats.PERSON)
-    "names": ["", "", ""],  # the names of the other seats that are people
-    "skip_pass": False,  # with open reservations: play without the hand-over screen between people
-    "starts": "random",
-    "variants": [],
-    "seed": "",
-    "confirm": True,
-    "guided": False,
-}
+from .seats import PERSON, SeatProblem, seats_from_settings
+from .staging import Staging
+from .storage import SaveSlot
+from .table_news import TableNews
 
 
 def parse_seed(text):
@@ -53,9 +38,12 @@ def parse_seed(text):
     return int(text)
 
 
-class App(LearnShare):
-    """Everything the page shows and does, as plain data and methods (the guide, the guided game, deal links and
-    the player's record: ``learn.LearnShare``)."""
+class App(Staging, TableNews, Saving, LearnShare):
+    """Everything the page shows and does, as plain data and methods. This class is the game's flow (setup, applying
+    moves, undo, bots' turns, hints, the end); the other concerns are its parts: building the person's move
+    (``staging.Staging``), what the table shows of the moves (``table_news.TableNews``: last moves, moments, the
+    full view of a player, what to animate), saving and loading (``saving.Saving``), and the guide, the guided game,
+    deal links and the player's record (``learn.LearnShare``)."""
 
     def __init__(self, storage, clock=time.time, bot_budget=None, person_seat=0):
         self.slot = SaveSlot(storage, clock=clock)
@@ -220,7 +208,7 @@ class App(LearnShare):
         n = len(seats)
         bots = [i for i, seat in enumerate(seats) if seat["bot"]]
         if s["starts"] == "bot" and not bots:
-            self.message = "No bot plays in this game: choose who starts again (You, or At random)."
+            self.message = "No bot plays in this game: choose who starts again (Player 1, or At random)."
             return
         first = {"person": 0, "bot": bots[0] if bots else 0, "random": "random"}[s["starts"]]
         self.game = new_game(players=n, seed=seed, first_player=first, variants=tuple(s["variants"]))
@@ -238,133 +226,6 @@ class App(LearnShare):
         self._note(self._turn_start_words())
         self._game_started()
         self.save()
-
-    # -- saving and loading ------------------------------------------------------------------------------------
-    def to_save(self):
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "record": self.game.record(),
-            "seats": self.seats,
-            "settings": self.settings,
-            "log": self.log,
-            "id": self.game_id,
-            "pass": self.pass_play.to_save(),
-        }
-
-    def save(self):
-        """Write the game to storage (after every action). A storage failure is told once, and play goes on."""
-        if self.game is None:
-            return
-        g = self.game
-        self.pass_play.after_move(g.current_player, len(g.history), g.is_over)
-        self._after_change()  # the guide's advice, and a finished game counted in the player's record
-        if self.save_blocked:
-            return
-        try:
-            self.slot.write(json.dumps(self.to_save(), separators=(",", ":")))
-        except StorageError as exc:
-            if not self.storage_warned:
-                self.storage_warned = True
-                self._notice("storage", f"This game cannot be saved on this device ({exc}). You can keep playing, "
-                                        "but a reload or a closed tab will lose it.")
-
-    def load(self):
-        """Resume the saved game if there is one. A save that cannot be read is moved aside, and the person is
-        told in words and offered a new game. Returns True when a game was resumed."""
-        try:
-            raw = self.slot.read()
-        except StorageError as exc:
-            self._notice("storage", f"Saved games cannot be read on this device ({exc}). You can still play.")
-            self.storage_warned = True
-            return False
-        if raw is None:
-            return False
-        try:
-            self._restore(raw)
-        except Exception as exc:  # a crafted or damaged save must never stop the page
-            reason = str(exc) or type(exc).__name__
-            try:
-                key = self.slot.quarantine(raw)
-                kept = f"The damaged save was kept under the key “{key}”, not deleted."
-            except StorageError:
-                # Keep it where it is, and do not save over it during this visit.
-                self.save_blocked = True
-                kept = ("It could not be moved aside (storage refused), so it was left where it was and this "
-                        "visit will not save over it.")
-            self._notice("corrupt", f"Your saved game could not be read: {reason}. {kept} "
-                                    "Start a new game below.")
-            self.game = None
-            self.seats, self.log, self.actors = [], [], []
-            self.screen = "setup"
-            self._reset_turn_ui()
-            return False
-        self._game_restored(json.loads(raw))
-        return True
-
-    def _restore(self, raw):
-        # Each check says in words what is wrong: cut short, not a save, an older or newer format, moves that
-        # break the rules (records_io).
-        data = records_io.parse_object(raw, "Splendor save")
-        records_io.check_format(data, SAVE_FORMAT, SAVE_VERSION, "Splendor save")
-        record = data.get("record")
-        game = records_io.replay_record(record)
-        seats = data.get("seats")
-        if not isinstance(seats, list) or len(seats) != game.players_count:
-            raise ValueError("its players do not match the game")
-        clean = []
-        for i, seat in enumerate(seats):
-            if not isinstance(seat, dict):
-                raise ValueError("a player entry is not an object")
-            bot = seat.get("bot")
-            if bot is not None and bot not in LEVELS:
-                raise ValueError("its players are not people and bots of a known level")
-            clean.append({"name": clean_name(seat.get("name"), "You" if i == 0 else f"Player {i + 1}"), "bot": bot})
-        try:
-            check_seats(clean)
-        except SeatProblem as exc:
-            raise ValueError(str(exc)[:1].lower() + str(exc)[1:].rstrip(".")) from None
-        passing = PassPlay(clean)
-        passing.restore(data.get("pass"), game.players_count, len(game.history))
-        log = data.get("log", [])
-        if not isinstance(log, list) or not all(isinstance(e, dict) and isinstance(e.get("text"), str)
-                                                for e in log):
-            raise ValueError("its log is not a list of entries")
-        settings = json.loads(json.dumps(DEFAULT_SETTINGS))
-        if isinstance(data.get("settings"), dict):
-            keep = self.settings
-            self.settings = settings
-            try:
-                self.on_settings({k: v for k, v in data["settings"].items() if k != "levels"})
-                levels = data["settings"].get("levels")
-                if isinstance(levels, list):
-                    for i, lv in enumerate(levels[:3]):
-                        self.on_setting({"name": f"level{i}", "value": lv})
-            except Exception:
-                self.settings = keep
-                raise
-        self.game = game
-        self.seats = clean
-        self.pass_play = passing
-        self.log = [{"n": e.get("n") if isinstance(e.get("n"), int) else 0,
-                     "seat": e.get("seat") if isinstance(e.get("seat"), int) else None,
-                     "text": e["text"], "why": e.get("why") if isinstance(e.get("why"), str) else "",
-                     "kind": e.get("kind") if e.get("kind") in ("move", "note", "undo") else "note"}
-                    for e in log]
-        self.actors = self._actors_of(record)
-        self.screen = "game"
-        self._reset_turn_ui()
-        self.show_end = True
-
-    @staticmethod
-    def _actors_of(record):
-        """(seat, phase) before each action of a (valid) record: which turns were the person's, for undo."""
-        g = Game(record["players"], record["seed"], record["first_player"], tuple(record.get("variants", [])))
-        out = []
-        for text in record["actions"]:
-            out.append((g.current_player, g.phase))
-            g.apply(parse_action(g, text))
-        return out
 
     # -- log and notices ------------------------------------------------------------------------------------------
     def _note(self, text, kind="note"):
@@ -431,51 +292,6 @@ class App(LearnShare):
             self._note(self.result_words())
             self._moment("end", self.result_words().replace("The game is over: ", "Game over: "))
 
-    def _motion_of(self, action, seat):
-        """What ``action`` (about to be applied) moves on the table, for the page's animations: tokens between the
-        supply and a seat, a card from the market, a deck or a reserve to a seat; and the market place a new card
-        will be dealt to, as (level, slot). Codes of hidden cards are never given (the page could show them)."""
-        g = self.game
-        k = action.kind
-        moves, dealt = [], None
-        if k in ("take", "take_two"):
-            colors = list(action.colors) * (2 if k == "take_two" else 1)
-            moves.append({"kind": "tokens", "colors": colors, "from": "supply", "to": seat})
-        elif k == "return":
-            moves.append({"kind": "tokens", "colors": [action.colors[0]], "from": seat, "to": "supply"})
-        elif k in ("reserve", "buy"):
-            card = action.card
-            row = g.market[card.level - 1] if card is not None else ()
-            if card is None:
-                moves.append({"kind": "card", "from": "deck", "level": action.level, "to": seat})
-            elif card in row:
-                moves.append({"kind": "card", "code": card.code, "from": "market", "to": seat})
-                dealt = (card.level, row.index(card))
-            else:
-                mine = seat == self.person or "open_reservations" in g.variants
-                hidden = dict(zip(g.players[seat].reserved, g.players[seat].reserved_hidden)).get(card, False)
-                moves.append({"kind": "card", "code": card.code if mine or not hidden else None, "from": "reserve",
-                              "to": seat})
-            if k == "reserve" and g.supply["gold"]:
-                moves.append({"kind": "tokens", "colors": ["gold"], "from": "supply", "to": seat})
-            if k == "buy":
-                paid = [c for c, n in action.payment.items() for _ in range(n)]
-                if paid:
-                    moves.append({"kind": "tokens", "colors": paid, "from": seat, "to": "supply"})
-        return moves, dealt
-
-    def take_changes(self):
-        """The moves applied since the last call, for the page to animate (then forgotten)."""
-        out, self.changes = self.changes, []
-        return out
-
-    def _person_moves_again(self, seat):
-        """Whether the person still has a turn in the round that ``seat`` has just played in."""
-        g = self.game
-        n = g.players_count
-        return (self.solo and not g.is_over and seat != self.person
-                and (self.person - g.start) % n > (seat - g.start) % n)
-
     def result_words(self):
         g = self.game
         winners = g.winners
@@ -492,388 +308,7 @@ class App(LearnShare):
             text += " They tied on points and on the number of bought cards."
         return text
 
-    # -- the person's input: gems ---------------------------------------------------------------------------------------
-    def _refuse_unless_my_turn(self, phases=("action",)):
-        g = self.game
-        if g is None:
-            return "Start a game first."
-        if g.is_over:
-            return "The game is over."
-        if self.handover is not None:
-            return f"Pass the device to {self.name(self.handover)} first."
-        if g.current_player != self.person:
-            return f"Wait: it is {self.name(g.current_player)}'s turn."
-        if g.phase not in phases:
-            return {
-                "return": "First return tokens: you hold more than 10.",
-                "noble": "First choose which noble visits you.",
-                "veto": "First remove a noble: each player removes one before the game starts.",
-                "action": "That is not possible now.",
-            }[g.phase]
-        return None
-
-    def on_gem(self, data):
-        color = data.get("color")
-        g = self.game
-        if g is not None and g.phase == "return" and g.current_player == self.person:
-            self.on_return({"color": color})
-            return
-        reason = self._refuse_unless_my_turn()
-        if reason:
-            self.message = reason
-            return
-        self.flash = None
-        self.selected = None
-        self.confirming = None
-        if color == "gold":
-            self.message = "Gold cannot be taken: you get one when you reserve a card."
-            return
-        if color not in COLORS:
-            self.message = "That is not a gem color."
-            return
-        supply = g.supply
-        picked = self.picked
-        if picked == [color, color]:
-            self.picked = []
-            self.message = ""
-            return
-        if color in picked:
-            if picked == [color]:
-                if supply[color] >= 4:
-                    self.picked = [color, color]
-                    self.message = ""
-                else:
-                    self.message = (f"Two {color} need at least 4 in the pile before taking, and it holds "
-                                    f"{supply[color]}. Your {color} pick stays: tap it below to put it back.")
-                return
-            picked.remove(color)
-            self.message = ""
-            return
-        if supply[color] == 0:
-            self.message = f"The {color} pile is empty."
-            return
-        if len(picked) == 2 and picked[0] == picked[1]:
-            self.message = (f"Taking two {picked[0]} is the whole action. Tap {picked[0]} again to clear it "
-                            "first.")
-            return
-        if len(picked) >= 3:
-            self.message = "Take at most three gems of different colors."
-            return
-        picked.append(color)
-        self.message = ""
-
-    def pick_action(self):
-        """The take the staged gems make, or None when they do not make one yet."""
-        p = self.picked
-        if not p:
-            return None
-        if len(p) == 2 and p[0] == p[1]:
-            return Action.take_two(p[0])
-        return Action.take(*[c for c in COLORS if c in p])
-
-    def pick_problem(self):
-        """Why the staged gems are not a legal take yet (None when they are)."""
-        a = self.pick_action()
-        if a is None:
-            return "Tap gems to take: three different colors, or the same color twice."
-        reason = self.game.why_illegal(a)
-        if reason is None:
-            return None
-        if a.kind == "take":
-            avail = sum(1 for c in COLORS if self.game.supply[c])
-            need = min(3, avail)
-            if len(a.colors) < need:
-                more = need - len(a.colors)
-                return f"Pick {words.plural(more, 'more color')}: a take is {need} different colors" + (
-                    " (or the same color twice where the pile holds 4 or more)." if need == 3 else
-                    f", as only {avail} have tokens.")
-        return reason[0].upper() + reason[1:] + "."
-
-    def on_unpick(self, data):
-        """Put back one staged gem (its chip in the action bar)."""
-        color = data.get("color")
-        if color in self.picked:
-            self.picked.remove(color)
-        self.message = ""
-
-    def on_clear(self, data):
-        self.picked = []
-        self.returning = []
-        self.staged = None
-        self.message = ""
-
-    def on_take(self, data):
-        reason = self._refuse_unless_my_turn()
-        if reason:
-            self.message = reason
-            return
-        problem = self.pick_problem()
-        if problem:
-            self.message = problem
-            return
-        self._commit([self.pick_action()])
-
-    # -- cards ---------------------------------------------------------------------------------------------------------
-    def on_card(self, data):
-        """Open the dialog of a market card, a reserved card or a deck."""
-        g = self.game
-        if g is None:
-            return
-        where = data.get("where")
-        try:
-            level = int(data.get("level", 0))
-            slot = int(data.get("slot", data.get("index", 0)))
-        except (TypeError, ValueError):
-            return
-        if where == "market":
-            if not (1 <= level <= 3 and 0 <= slot < 4) or g.market[level - 1][slot] is None:
-                return
-            self.selected = {"where": "market", "level": level, "slot": slot,
-                             "code": g.market[level - 1][slot].code}
-        elif where == "reserved":
-            mine = g.players[self.person].reserved
-            if not 0 <= slot < len(mine):
-                return
-            self.selected = {"where": "reserved", "index": slot, "code": mine[slot].code}
-        elif where == "deck":
-            if not 1 <= level <= 3:
-                return
-            self.selected = {"where": "deck", "level": level}
-        else:
-            return
-        self.gold_for = {}
-        self.confirming = None
-        self.flash = None
-        self.message = ""
-
-    def selected_card(self):
-        s = self.selected
-        if not s or s["where"] == "deck":
-            return None
-        return card_from_code(s["code"])
-
-    def on_close(self, data):
-        self.selected = None
-        self.confirming = None
-        self.gold_for = {}
-        self.inspecting = None
-
-    def on_inspect(self, data):
-        """Open the full view of a player: every bought card by bonus, reserves, nobles, tokens."""
-        try:
-            seat = int(data.get("seat", -1))
-        except (TypeError, ValueError):
-            return
-        if self.game is not None and 0 <= seat < self.game.players_count:
-            self.selected = None
-            self.confirming = None
-            self.inspecting = seat
-
-    def on_moment_ok(self, data):
-        self.moment = None
-
-    def _moment(self, kind, text):
-        self.moment_serial += 1
-        self.moment = {"kind": kind, "text": text, "n": self.moment_serial}
-
-    def last_moves(self):
-        """Each seat's latest turn in words (its log lines since its turn began, without the name), kept until
-        that seat moves again: ``{seat: "Took white, blue and green."}``. Read from the log, so undo and reload
-        keep it right."""
-        out = {}
-        prev = None
-        for e in self.log:
-            if e.get("kind") != "move" or e.get("seat") is None:
-                continue
-            seat = e["seat"]
-            text = e["text"]
-            name = self.log_name(seat) + " " if 0 <= seat < len(self.seats) else ""
-            if name and text.startswith(name):
-                text = text[len(name):]
-            text = text[:1].upper() + text[1:]
-            out[seat] = (out[seat] + " " + text) if prev == seat and seat in out else text
-            prev = seat
-        return out
-
-    def buy_payment(self, card):
-        """The tokens the person will pay for ``card``: own colors first, gold for the rest, then any gold the
-        person chose to spend instead of a color. A dict over the six token colors."""
-        g = self.game
-        pay = g.default_payment(card, self.person)
-        mine = g.players[self.person].tokens
-        for color, n in self.gold_for.items():
-            n = max(0, min(n, pay[color], mine["gold"] - pay["gold"]))
-            pay[color] -= n
-            pay["gold"] += n
-        return pay
-
-    def gold_swap_limits(self, card):
-        """For each color: (gold now spent instead of it, whether one more gold can replace it)."""
-        pay = self.buy_payment(card)
-        spare = self.game.players[self.person].tokens["gold"] - pay["gold"]
-        return {c: (self.gold_for.get(c, 0), pay[c] > 0 and spare > 0) for c in COLORS}
-
-    def on_gold(self, data):
-        """Spend one more (``step`` +1) or one fewer (-1) gold instead of ``color`` in the buy dialog."""
-        card = self.selected_card()
-        color = data.get("color")
-        if card is None or color not in COLORS:
-            return
-        step = 1 if str(data.get("step", "1")) == "1" else -1
-        now, more = self.gold_swap_limits(card)[color]
-        if step > 0 and not more:
-            self.message = f"No spare gold to pay instead of {color}."
-            return
-        self.gold_for[color] = max(0, now + step)
-        self.confirming = None
-        self.message = ""
-
-    def buy_problem(self, card):
-        reason = self._refuse_unless_my_turn()
-        if reason:
-            return reason
-        g = self.game
-        if not g.can_afford(card, self.person):
-            price = g.price(card, self.person)
-            mine = g.players[self.person].tokens
-            short = sum(max(0, price[c] - mine[c]) for c in COLORS) - mine["gold"]
-            return f"You are {words.plural(short, 'token')} short."
-        why = g.why_illegal(Action.buy(card, self.buy_payment(card)))
-        return (why[0].upper() + why[1:] + ".") if why else None
-
-    def reserve_problem(self):
-        reason = self._refuse_unless_my_turn()
-        if reason:
-            return reason
-        s = self.selected
-        g = self.game
-        if s is None:
-            return "Choose a card first."
-        if s["where"] == "reserved":
-            return "This card is already yours."
-        if len(g.players[self.person].reserved) >= 3:
-            return "You already hold 3 reserved cards: buy one to free a place."
-        if s["where"] == "deck" and g.deck_sizes[s["level"] - 1] == 0:
-            return f"The level {s['level']} deck is empty."
-        return None
-
-    def on_buy(self, data):
-        card = self.selected_card()
-        if card is None:
-            return
-        problem = self.buy_problem(card)
-        if problem:
-            self.message = problem
-            return
-        self._stage_or_commit([Action.buy(card, self.buy_payment(card))])
-
-    def on_reserve(self, data):
-        s = self.selected
-        problem = self.reserve_problem()
-        if problem:
-            self.message = problem
-            return
-        action = Action.reserve(level=s["level"]) if s["where"] == "deck" else Action.reserve(self.selected_card())
-        self._stage_or_commit([action])
-
-    def _stage_or_commit(self, actions):
-        if self.settings.get("confirm", True):
-            self.confirming = actions
-            self.message = ""
-        else:
-            self._commit(actions)
-
-    def on_confirm(self, data):
-        if self.confirming:
-            self._commit(self.confirming)
-        elif self.staged is not None:
-            self._commit([self.staged])
-        elif self.returning:
-            self.on_give_back(data)
-        elif self.picked:
-            self.on_take(data)
-
-    def on_cancel(self, data):
-        """Step back: from the confirm step to the dialog, or clear what is staged."""
-        if self.confirming:
-            self.confirming = None
-        else:
-            self.on_close(data)
-            self.on_clear(data)
-
-    # -- end-of-turn choices -----------------------------------------------------------------------------------------
-    def return_needed(self):
-        g = self.game
-        if g is None or g.phase != "return" or g.current_player != self.person:
-            return 0
-        return g.players[self.person].token_count - 10
-
-    def on_return(self, data):
-        """Stage one of the person's tokens to return (tap again on a staged one: see on_unreturn)."""
-        color = data.get("color")
-        reason = self._refuse_unless_my_turn(("return",))
-        if reason:
-            self.message = reason
-            return
-        mine = self.game.players[self.person].tokens
-        need = self.return_needed()
-        if color not in mine:
-            return
-        if self.returning.count(color) >= mine[color]:
-            self.message = f"You hold no more {color} to return."
-            return
-        if len(self.returning) >= need:
-            self.message = (f"Return exactly {words.plural(need, 'token')}. Tap a token in the list to take it "
-                            "back.")
-            return
-        self.returning.append(color)
-        self.message = ""
-
-    def on_unreturn(self, data):
-        color = data.get("color")
-        if color in self.returning:
-            self.returning.remove(color)
-        self.message = ""
-
-    def on_give_back(self, data):
-        need = self.return_needed()
-        if not need:
-            return
-        if len(self.returning) != need:
-            self.message = f"Choose {words.plural(need - len(self.returning), 'more token')} to return."
-            return
-        self._commit([Action.return_token(c) for c in self.returning])
-
-    def on_noble(self, data):
-        """Tap a noble: welcome it (noble phase) or remove it (veto phase)."""
-        g = self.game
-        try:
-            noble = noble_from_code(str(data.get("code", "")))
-        except ValueError:
-            return
-        if g is None or g.is_over or g.current_player != self.person or g.phase not in ("noble", "veto"):
-            if g is not None and not g.is_over:
-                self.message = ("Nobles come by themselves at the end of a turn when your bonuses meet their "
-                                "needs.") if g.phase == "action" else self._refuse_unless_my_turn(("noble", "veto"))
-            return
-        action = Action.choose_noble(noble) if g.phase == "noble" else Action.veto(noble)
-        why = g.why_illegal(action)
-        if why:
-            self.message = why[0].upper() + why[1:] + "."
-            return
-        self.staged = action
-        self.message = ""
-
-    def on_pass(self, data):
-        reason = self._refuse_unless_my_turn()
-        if reason:
-            self.message = reason
-            return
-        if self.game.why_illegal(Action.pass_turn()) is not None:
-            self.message = "You can only pass when no other move is possible."
-            return
-        self._commit([Action.pass_turn()])
-
+    # -- making the person's staged move final --------------------------------------------------------------------------
     def _commit(self, actions):
         """Apply the person's staged actions (all or none: the game is restored if one is refused)."""
         g = self.game
@@ -1034,46 +469,9 @@ class App(LearnShare):
         self.save()
         return "applied"
 
-    def _check_selection(self):
-        """Close the card dialog if a bot's move took that card from under the person's finger."""
-        s = self.selected
-        if not s or s["where"] == "deck":
-            return
-        g = self.game
-        if s["where"] == "market":
-            here = g.market[s["level"] - 1][s["slot"]]
-            still = here is not None and here.code == s["code"]
-        else:
-            mine = g.players[self.person].reserved
-            still = s["index"] < len(mine) and mine[s["index"]].code == s["code"]
-        if not still:
-            self.selected = None
-            self.confirming = None
-            self.gold_for = {}
-            self.message = "The card you were looking at has left the market."
-
     def bot_failed(self):
         """Forget the request in flight (the page then asks the fallback bot)."""
         self.awaiting = None
-
-    def _flash_of(self, action, seat):
-        """What a bot's action touches, to highlight it briefly: piles, a market slot or a deck, the seat."""
-        g = self.game
-        flash = {"seat": seat, "kind": action.kind, "colors": list(action.colors), "slot": None, "deck": None,
-                 "text": ""}
-        if action.kind in ("buy", "reserve"):
-            if action.card is None:
-                flash["deck"] = action.level
-            else:
-                row = g.market[action.card.level - 1]
-                if action.card in row:
-                    flash["slot"] = [action.card.level, row.index(action.card)]
-            if action.kind == "buy":
-                flash["colors"] = [c for c, n in action.payment.items() if n]
-            elif g.supply["gold"]:
-                flash["colors"] = ["gold"]
-        flash["text"] = words.describe_move(g, action, self.name(seat), seat)
-        return flash
 
     # -- end of the game -------------------------------------------------------------------------------------------------
     def on_results(self, data):

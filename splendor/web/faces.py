@@ -6,6 +6,7 @@ Python; every text goes through ``esc``.
 1
 """
 
+from functools import lru_cache
 from html import escape
 
 from ..engine import COLORS
@@ -36,12 +37,14 @@ def cap(text):
 
 
 # -- gems ----------------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=2048)  # pure and called thousands of times a render: each piece is made once
 def gem(color, cls=""):
     """The gem's shape (never colour alone: each color has its own shape), hidden from screen readers."""
     return (f'<svg class="gem gem-{color} {cls}" aria-hidden="true" focusable="false" viewBox="0 0 24 24">'
             f'<use href="{SPRITE}#gem-{color}"></use></svg>')
 
 
+@lru_cache(maxsize=2048)
 def drawn(text, tag="span", cls=""):
     """Text that is part of a picture (a card's numbers, a gem's letter): drawn by the stylesheet from ``data-t``
     (``[data-t]::before``), so it is not text of the control it sits in. A card or pile button is named in words
@@ -50,15 +53,18 @@ def drawn(text, tag="span", cls=""):
     return f'<{tag}{attrs(class_=cls or None, data_t=text)} aria-hidden="true"></{tag}>'
 
 
+@lru_cache(maxsize=2048)
 def letter(color):
     return drawn(words.LETTERS[color], cls="letter")
 
 
+@lru_cache(maxsize=2048)
 def lettered(color):
     """The gem's shape with its letter drawn on it: the compact form for tokens."""
     return f'<span class="lg lg-{color}">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
 
 
+@lru_cache(maxsize=2048)
 def pip(color, n, printed=None):
     """A cost pip: the gem shape with the number and the color's letter in its corner (never colour alone);
     ``printed`` shown struck through when a bonus lowers it."""
@@ -68,6 +74,7 @@ def pip(color, n, printed=None):
             f'{drawn(words.LETTERS[color], "i", "pl")}{extra}</span>')
 
 
+@lru_cache(maxsize=2048)
 def bonus_gem(color):
     """A card's bonus: the gem's shape with its letter, drawn large in the card's corner."""
     return f'<span class="lg lg-{color} bonus">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
@@ -75,14 +82,19 @@ def bonus_gem(color):
 
 def card_face(card, price=None, dots=False):
     """The inside of a card drawn like the printed one: points, bonus gem, cost pips (level dots on request)."""
+    return _card_face(card, None if price is None else tuple(price[c] for c in COLORS), dots)
+
+
+@lru_cache(maxsize=1024)
+def _card_face(card, price, dots):
     pts = drawn(card.points or "", cls="pts")
     pips = []
-    for color in COLORS:
+    for i, color in enumerate(COLORS):
         n = card.cost[color]
         if not n:
             continue
         if price is not None:
-            pips.append(pip(color, price[color], n))
+            pips.append(pip(color, price[i], n))
         else:
             pips.append(pip(color, n))
     # The face is a picture of what the card's spoken name says: hidden from screen readers and speech input.
