@@ -358,3 +358,16 @@ def test_whole_game_end_screen_and_a_record_for_each_person():
     assert totals["played"] == 2 and totals["won"] == sum(1 for i in replayed.winners if i in (0, 1))
     app.save()  # counted once per person, however often it is saved
     assert app.player_record.totals()["played"] == 2
+
+
+def test_a_save_of_several_people_without_its_hand_over_state_hides_the_table():
+    storage = MemoryStorage()
+    app = three(storage)
+    app.act("pass-ok")
+    code = hidden_reserve(app)
+    data = json.loads(storage.get(SAVE_KEY))
+    del data["pass"]  # e.g. written by hand, or by a page of this version's branch before the state was saved
+    storage.set(SAVE_KEY, json.dumps(data))
+    again = App(storage)
+    assert again.load()
+    assert again.handover == 1 and code not in view.render(again)

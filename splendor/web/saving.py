@@ -116,6 +116,7 @@ class Saving:
             raise ValueError(str(exc)[:1].lower() + str(exc)[1:].rstrip(".")) from None
         passing = PassPlay(clean)
         passing.restore(data.get("pass"), game.players_count, len(game.history))
+        passing.after_move(game.current_player, len(game.history), game.is_over)  # no pass state: hand over now
         log = data.get("log", [])
         if not isinstance(log, list) or not all(isinstance(e, dict) and isinstance(e.get("text"), str)
                                                 for e in log):
