@@ -229,7 +229,9 @@ async def _moment_ends(n, seconds=4.5):
     await asyncio.sleep(seconds)
     if app.moment and app.moment["n"] == n:
         app.moment = None
-        render()
+        banner = document.getElementById("moment")  # only the banner goes: a redraw now could swallow a tap
+        if not _null(banner):
+            banner.remove()
 
 
 def announce(text):
