@@ -14,6 +14,14 @@ from game_driver import SAVE_KEY, open_game, settle, start
 
 QUERY = "bot_budget=iterations:40"  # the default pace (no pace=): bots' turns are paced
 LOG_JS = "() => [...window.splendorMotion.log]"
+# Everything the live region said and every moment banner shown, as they come (later words replace earlier ones).
+HEARD_JS = """() => {
+  window.__said = []; window.__banners = [];
+  new MutationObserver(() => window.__said.push(document.getElementById('announce').textContent))
+    .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true});
+  new MutationObserver(() => { const m = document.getElementById('moment'); if (m) window.__banners.push(m.textContent); })
+    .observe(document.getElementById('app'), {childList: true, subtree: true});
+}"""
 RUNNING_JS = "() => document.getAnimations().filter(a => String(a.id).startsWith('fly-')).map(a => a.id)"
 
 
@@ -55,8 +63,13 @@ def test_tokens_fly_and_a_bot_reply_waits_for_the_person_move_to_be_seen(page):
     start(page, opponents=1, starts="You", seed=8)
     settle(page)
     page.wait_for_function("() => document.body.dataset.worker === '1'")  # a bot answering at its fastest
+    page.evaluate("""() => { window.__started = [];
+      const animate = Element.prototype.animate;  // every animation started, whoever starts it
+      Element.prototype.animate = function (...args) { window.__started.push(this.className); return animate.apply(this, args); };
+    }""")
     take_three(page)
-    assert page.evaluate(RUNNING_JS), "nothing is moving right after the take"
+    started = page.evaluate("() => window.__started")
+    assert sum("fly-tokens" in c for c in started) == 3, started  # elements did animate
     assert page.evaluate(LOG_JS).count("tokens") == 3  # three gems travel from the supply to the person
     settle(page)
     marks = page.evaluate("() => performance.getEntriesByName('splendor-move').map(e => e.startTime)")
@@ -74,13 +87,14 @@ def test_a_bought_card_travels_a_new_one_is_dealt_and_the_noble_travels(page):
     page.get_by_role("region", name="Market").get_by_role(
         "button", name=re.compile("^" + re.escape(card.describe()))).click()
     page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
+    page.evaluate(HEARD_JS)
     page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
     kinds = page.evaluate(LOG_JS)
     for kind in ("card", "deal", "noble"):
         assert kind in kinds, kinds
     # The noble's visit is said: on the table and in the live region.
-    assert "noble visits you" in page.locator("#moment").inner_text()
-    assert "noble visits you" in page.locator("#announce").text_content()
+    assert any("noble visits you" in b for b in page.evaluate("() => window.__banners"))
+    assert any("noble visits you" in t for t in page.evaluate("() => window.__said"))
 
 
 def test_with_reduced_motion_nothing_flies_and_bots_do_not_wait(browser, base_url):
