@@ -6,9 +6,9 @@
   const step = document.getElementById("load-step");
   if (!bar || !step) return;
   const steps = [
-    ["pyscript/core.js", 10, "Loading the Python runtime…"],
-    ["python_stdlib.zip", 25, "Loading the Python runtime…"],
-    ["pyodide.asm.wasm", 40, "Starting Python…"],
+    ["pyscript/core.js", 10, "Loading the game…"],
+    ["python_stdlib.zip", 25, "Loading the game…"],
+    ["pyodide.asm.wasm", 40, "Starting the game…"],
     ["splendor.zip", 88, "Loading the rules…"],
     ["splendor/web/main.py", 94, "Setting out the cards…"],
   ];

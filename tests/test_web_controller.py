@@ -8,6 +8,7 @@ import pytest
 
 import splendor
 from splendor.engine import Action, card_from_code
+from splendor.web import view
 from splendor.web.controller import App
 from splendor.web.storage import SAVE_KEY, MemoryStorage
 
@@ -86,7 +87,11 @@ def test_two_of_a_color_needs_four_in_the_pile():
     app.game._players[1].tok[0] = 1
     app.act("gem", {"color": "white"})
     app.act("gem", {"color": "white"})
-    assert app.picked == [] and "at least 4" in app.message and "holds 3" in app.message
+    # The refused pair keeps the first pick (it is a legal start of a take of three); its chip puts it back.
+    assert app.picked == ["white"] and "at least 4" in app.message and "holds 3" in app.message
+    assert 'data-act="unpick" data-color="white"' in view.render(app)
+    app.act("unpick", {"color": "white"})
+    assert app.picked == [] and app.message == ""
 
 
 def test_gems_refused_when_not_your_turn():
@@ -299,8 +304,16 @@ def test_hint_request_and_reply():
     app.act("hint", {})
     req = app.hint_request()
     assert req["mode"] == "hint" and req["observation"]["seat"] == 0
-    app.hint_reply({"turn_id": req["turn_id"], "action": "take white blue green", "explanation": "takes gems"})
-    assert app.hint["text"] == "Hint: Take white, blue and green." and app.hint["colors"] == ["white", "blue", "green"]
+    app.hint_reply({"turn_id": req["turn_id"], "action": "take white blue green",
+                    "explanation": "takes white, blue and green toward the level 2 red card"})
+    # One sentence: the bot's reason said as advice, not "Hint: Take ... takes ... toward ...".
+    assert app.hint["text"] == "Hint: take white, blue and green toward the level 2 red card."
+    assert app.hint["colors"] == ["white", "blue", "green"]
+    assert "Hint: take white" in view.render(app) and "takes" not in view.render(app).split("hint-text")[1][:200]
+    app.act("hint", {})
+    req = app.hint_request()
+    app.hint_reply({"turn_id": req["turn_id"], "action": "take white blue green", "explanation": ""})
+    assert app.hint["text"] == "Hint: Take white, blue and green."  # no reason given: the move alone
     assert app.awaiting is None  # a hint is not a bot's turn
 
 

@@ -23,7 +23,7 @@ from tools import build_site  # noqa: E402
 from tools.chromium import ARGS, CHROMIUM, DESKTOP, PHONE  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-SIZES = {"desk": DESKTOP, "phone": PHONE}
+SIZES = {"desk": DESKTOP, "phone": PHONE}  # the phone: 390x844 (the one-screen table is tested at six more sizes)
 
 
 def main(argv=None):
@@ -44,7 +44,13 @@ def main(argv=None):
                 context = browser.new_context(base_url=url, **options)
                 page = context.new_page()
 
+                def settled():
+                    """No move in flight (assets/motion.js): the pictures show the table at rest."""
+                    page.wait_for_function("() => !document.querySelector('#fly-layer .fly') && !document"
+                                           ".getAnimations().some(a => String(a.id).startsWith('fly-'))")
+
                 def shot(name, full=False):
+                    settled()
                     path = args.out / f"{tag}-{name}.png"
                     page.screenshot(path=str(path), full_page=full)
                     print(path)
@@ -57,6 +63,7 @@ def main(argv=None):
                 gd.settle(page)
                 shot("2-mid-game")
                 if args.docs:  # the README's pictures (JPEG keeps them small)
+                    settled()
                     page.screenshot(path=str(ROOT / "docs" / f"screenshot-{'desktop' if tag == 'desk' else 'phone'}.jpg"),
                                     type="jpeg", quality=80)
                 shot("2-mid-game-full", full=True)

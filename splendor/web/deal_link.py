@@ -1,6 +1,7 @@
 """Deal links: a page address that carries a deal, so a person can replay the same cards or send them to a friend.
 
     ?seed=4711&players=3&bots=medium,hard&first=person&variants=noble_veto
+    ?seed=4711&players=3&people=Ana,Ben&bots=hard        (pass and play: the people sit first, then the bots)
 
 ``parse`` reads the query's (name, value) pairs into new-game settings (the controller's vocabulary) and lists, in
 words, what it ignored; ``query`` writes the link of a game. Pure Python, tested under CPython; ``main.py`` passes
@@ -21,7 +22,7 @@ True
 from ..engine import VARIANTS
 
 #: The parameters of a deal, in the order a link writes them.
-DEAL_PARAMS = ("seed", "players", "bots", "first", "variants")
+DEAL_PARAMS = ("seed", "players", "bots", "people", "first", "variants")
 #: Settings for tests and benchmarks that main.py reads; never mentioned as ignored (a new one belongs here too).
 PAGE_PARAMS = ("pace", "bot_budget", "worker", "bot_patience", "test_worker_fault")
 LEVELS = ("easy", "medium", "hard")  # the bot levels the page offers (controller.LEVELS)
@@ -47,9 +48,11 @@ class DealLink:
             parts.append(f"seed {s['seed']}")
         if "opponents" in s:
             n = s["opponents"]
-            levels = s.get("levels", [])[:n]
-            bots = f" (bots: {_join(levels)})" if levels else ""
-            parts.append(f"{n + 1} players{bots}")
+            levels = [lv for lv in s.get("levels", [])[:n] if lv != "person"]
+            bots = f"bots: {_join(levels)}" if levels else ""
+            people = f"people: {_join(s['people'])}" if s.get("people") else ""
+            said = "; ".join(x for x in (people, bots) if x)
+            parts.append(f"{n + 1} players" + (f" ({said})" if said else ""))
         if "starts" in s:
             parts.append({"person": "you start", "bot": "a bot starts", "random": "a random player starts"}[s["starts"]])
         if "variants" in s:
@@ -94,6 +97,7 @@ def parse(pairs):
     ignored = []
     seen = set()
     bots = None
+    people = None
     for name, raw in pairs:
         value = raw.strip()
         if name in PAGE_PARAMS:
@@ -122,6 +126,15 @@ def parse(pairs):
             else:
                 ignored.append(f"{_shown(name, value)} (1 to 3 bot levels among {_join(LEVELS)}, "
                                "separated by commas)")
+        elif name == "people":
+            names = [" ".join(x.split())[:40] for x in value.split(",")]
+            folded = [x.casefold() for x in names]
+            if not value or not all(names) or len(names) > 4:
+                ignored.append(f"{_shown(name, value)} (1 to 4 names, separated by commas, none empty)")
+            elif len(set(folded)) != len(folded):
+                ignored.append(f"{_shown(name, value)} (two people have the same name)")
+            else:
+                people = (names, raw)
         elif name == "first":
             v = value.lower()
             if v in FIRSTS:
@@ -135,6 +148,21 @@ def parse(pairs):
                 settings["variants"] = [v for v in VARIANTS if v in names]
             else:
                 ignored.append(f"{_shown(name, value)} (the variants are {_join(VARIANTS)})")
+    if people is not None:
+        names, raw = people
+        levels = bots[0] if bots is not None else None
+        bots = None
+        players = settings["opponents"] + 1 if "opponents" in settings else len(names) + len(levels or [])
+        if players == 1 and not levels:
+            players = 2  # one named person and nobody else: against one bot, as a plain link
+        if not len(names) <= players <= 4 or (levels is not None and len(names) + len(levels) != players):
+            ignored.append(f"{_shown('people', raw)} (the people and bots do not fill {players} seats)")
+        else:
+            levels = levels or []
+            levels = levels + ["medium"] * (players - len(names) - len(levels))
+            settings["people"] = names
+            settings["opponents"] = players - 1
+            settings["levels"] = (["person"] * (len(names) - 1) + levels + ["medium"] * 3)[:3]
     if bots is not None:
         levels, raw = bots
         opponents = settings.get("opponents")
@@ -156,13 +184,18 @@ def query(game, seats):
     """
     fp = game.first_player
     first = "person" if fp == 0 else ("bot" if fp == 1 else "random")
-    parts = [("seed", str(game.seed)), ("players", str(game.players_count)),
-             ("bots", ",".join(s["bot"] for s in seats[1:])), ("first", first)]
+    people = [s["name"] for s in seats if not s["bot"]]
+    parts = [("seed", str(game.seed)), ("players", str(game.players_count))]
+    if len(people) > 1:  # pass and play: the people's names (they sit first when the link is opened)
+        parts.append(("people", ",".join(people)))
+    parts += [("bots", ",".join(s["bot"] for s in seats if s["bot"])), ("first", first)]
+    parts = [(k, v) for k, v in parts if v or k != "bots"]
     if game.variants:
         parts.append(("variants", ",".join(game.variants)))
     from urllib.parse import quote  # here, not at the top: in Pyodide it costs ~40 ms of every start-up
 
     return "&".join(f"{k}={quote(v, safe=',')}" for k, v in parts)
+
 
 
 def link(base, game, seats):

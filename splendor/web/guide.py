@@ -11,6 +11,7 @@ offline. ``render(app)`` gives the dialog's HTML for ``app.howto`` (the page on 
 from html import escape
 
 from ..engine import COLORS, card_from_code, noble_from_code
+from . import faces
 
 # Each page: a short tab name, a title, what the picture shows (spoken), three or four short lines.
 PAGES = [
@@ -69,6 +70,8 @@ PAGES = [
          "The highest score wins, even if it is not the player who reached 15.",
          "Tied on score: the tied player with fewer bought cards wins (reserved cards do not count). Still tied: "
          "the victory is shared.",
+         "Friends at one device: make a seat a Person on the new-game screen; between turns a “Pass to…” screen "
+         "hides the table, so nobody sees another's blind reserves.",
      ]},
 ]
 
@@ -78,25 +81,19 @@ def esc(text):
 
 
 def _gems(*colors):
-    from . import view
-
-    return "".join(f'<span class="art-gem">{view.lettered(c)}</span>' for c in colors)
+    return "".join(f'<span class="art-gem">{faces.lettered(c)}</span>' for c in colors)
 
 
 def _noble(code):
-    from . import view
-
     noble = noble_from_code(code)
-    reqs = "".join(f'<span class="req req-{c}">{view.lettered(c)}<b>{n}</b></span>'
+    reqs = "".join(f'<span class="req req-{c}">{faces.lettered(c)}<b>{n}</b></span>'
                    for c, n in ((COLORS[i], n) for i, n in noble.needs))
     return f'<span class="noble art-noble"><span class="noble-pts">3</span><span class="reqs">{reqs}</span></span>'
 
 
 def _card(code, price=None):
-    from . import view
-
     card = card_from_code(code)
-    return f'<span class="card art-card bonus-{card.bonus}">{view.card_face(card, price)}</span>'
+    return f'<span class="card art-card bonus-{card.bonus}">{faces.card_face(card, price)}</span>'
 
 
 def art(kind):

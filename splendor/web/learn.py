@@ -109,6 +109,8 @@ class LearnShare:
             self.on_setting({"name": "opponents", "value": s["opponents"]})
         for i, level in enumerate(s.get("levels", [])):
             self.on_setting({"name": f"level{i}", "value": level})
+        for i, name in enumerate(s.get("people", [])):  # pass and play: the people sit first
+            self.on_setting({"name": "name" if i == 0 else f"pname{i - 1}", "value": name})
         if "starts" in s:
             self.on_setting({"name": "starts", "value": s["starts"]})
         if "variants" in s:
@@ -202,5 +204,7 @@ class LearnShare:
             advice = None
             self.guide_fault = f"{type(exc).__name__}: {exc}"
         self.coach = advice.to_dict() if advice is not None else None
-        if g.is_over:
-            self.player_record.count(g, self.seats, self.game_id, self.person)
+        if g.is_over:  # once for each person who played (pass and play: one game each)
+            for seat in self.pass_play.people if len(self.pass_play.people) > 1 else [self.person]:
+                self.player_record.count(g, self.seats, self.game_id if seat == self.pass_play.people[0]
+                                         else f"{self.game_id}.p{seat}", seat)

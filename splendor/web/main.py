@@ -23,7 +23,7 @@ js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python
 from pyodide.ffi import create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
-from splendor.web import keyboard, learn_page, records_io, records_page, view  # noqa: E402
+from splendor.web import keyboard, learn_page, pass_view, records_io, records_page, view  # noqa: E402
 from splendor.web.bytecode import bytecode_state  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
 from splendor.web.storage import Storage, StorageError  # noqa: E402
@@ -131,9 +131,12 @@ param = _params()
 
 def _pace():
     try:
-        return max(0.0, min(5.0, float(param("pace") or 0.9)))
+        pace = max(0.0, min(5.0, float(param("pace") or 0.9)))
     except ValueError:
-        return 0.9
+        pace = 0.9
+    if js.window.matchMedia("(prefers-reduced-motion: reduce)").matches:
+        return 0.0  # nothing moves, so nothing needs waiting for
+    return pace
 
 
 def _budget():
@@ -182,7 +185,32 @@ def render():
     active_id = "" if _null(active) else str(active.id or "")
     was_in_dialog = not _null(active) and not _null(active.closest('[role="dialog"]'))
     by_keyboard = not _null(active) and bool(active.matches(":focus-visible"))
+    motion = getattr(js.window, "splendorMotion", None)
+    changes = app.take_changes()
+    if changes and not _null(motion):
+        motion.before()
     root.innerHTML = view.render(app)
+    if changes:
+        state["moved_at"] = time.perf_counter()
+        js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
+        if not _null(motion):
+            motion.after(json.dumps(changes))
+    state["moment_keep"] = ""
+    if app.moment and app.moment["n"] != state.get("moment_said"):
+        # A noble won, the final round, the end: said with what was just said, and kept for the next words.
+        state["moment_said"] = app.moment["n"]
+        said = str(announcer.textContent or "") if not _null(announcer) else ""
+        announce(f"{said} {app.moment['text']}".strip() if app.moment["text"] not in said else said)
+        state["moment_keep"] = app.moment["text"]
+        spawn(_moment_ends(app.moment["n"]))
+    handover = pass_view.handover_words(app)  # pass and play: the hand-over screen is said once
+    if handover and handover != state.get("handover_said"):
+        said = str(announcer.textContent or "") if not _null(announcer) else ""
+        announce(f"{said} {handover}".strip() if said and app.flash and app.flash["text"] in said else handover)
+    state["handover_said"] = handover
+    if state.get("screen") != app.screen:  # a new screen opens at its top (not where the last one was scrolled)
+        state["screen"] = app.screen
+        js.window.scrollTo(0, 0)
     keys.after_render()
     dialog = document.querySelector('[role="dialog"]')
     if not _null(dialog):
@@ -210,9 +238,20 @@ def render():
     state["opener"] = ""
 
 
+async def _moment_ends(n, seconds=4.5):
+    """A moment is brief: its banner goes after a few seconds (or at the person's next move, or its ×)."""
+    await asyncio.sleep(seconds)
+    if app.moment and app.moment["n"] == n:
+        app.moment = None
+        banner = document.getElementById("moment")  # only the banner goes: a redraw now could swallow a tap
+        if not _null(banner):
+            banner.remove()
+
+
 def announce(text):
     if not _null(announcer) and text:
-        announcer.textContent = text
+        keep = state.get("moment_keep")
+        announcer.textContent = f"{keep} {text}" if keep and keep not in text else text
 
 
 # -- input -----------------------------------------------------------------------------------------------------------
@@ -282,7 +321,7 @@ def on_change(event):
     name = str(el.dataset.setting)
     value = bool(el.checked) if str(el.type) == "checkbox" else str(el.value)
     app.act("setting", {"name": name, "value": value})
-    if name == "opponents":
+    if name == "opponents" or name.startswith("level"):  # a seat became a person: its name field appears
         render()
 
 
@@ -336,6 +375,10 @@ async def run_bots():
             return
         render()
         reply = await ask(request)
+        # The reply waits until the move before it has been seen (it animates meanwhile), however fast the bot was.
+        wait = state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
+        if wait > 0:
+            await asyncio.sleep(wait)
         result = app.bot_reply(reply)
         if result == "stale" and _turn_id(reply) != request["turn_id"] and app.awaiting is not None \
                 and app.awaiting["turn_id"] == request["turn_id"]:

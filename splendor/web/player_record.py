@@ -45,7 +45,7 @@ def empty():
 
 def bucket_of(seats):
     """'3:medium' for three players against medium bots; 'mixed' when the bots' levels differ."""
-    levels = {s.get("bot") for s in seats[1:]}
+    levels = {s.get("bot") for s in seats if s.get("bot")}  # the bots' levels (people at any seat aside)
     level = levels.pop() if len(levels) == 1 else "mixed"
     if level not in LEVEL_ORDER:
         level = "mixed"

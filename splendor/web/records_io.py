@@ -32,6 +32,8 @@ import time
 from html import escape
 
 from ..engine import Game, parse_action, replay
+from .pass_play import PassPlay
+from .seats import LEVELS, SeatProblem, check_seats, clean_name
 
 GAME_FORMAT = "splendor-game"
 GAME_VERSION = 1
@@ -122,8 +124,6 @@ def read_game_file(text):
 
 def _read_game_file(text):
     """(game, players, the file's JSON object) from a game file's text: see :func:`read_game_file`."""
-    from .controller import BOT_NAMES, LEVELS, clean_name
-
     if isinstance(text, str) and len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
         raise RecordProblem("it is far too large to be a game file")
     data = parse_object(text, "Splendor game file")
@@ -144,11 +144,15 @@ def _read_game_file(text):
         if not isinstance(p, dict):
             raise RecordProblem(f"player {i + 1} is not described as an object")
         bot = p.get("bot")
-        if i == 0 and bot is not None:
-            raise RecordProblem("its first player is a bot; the first player is the person at this screen")
-        if i > 0 and bot not in LEVELS:
+        if bot is not None and bot not in LEVELS:
             raise RecordProblem(f"player {i + 1} is not a bot of a known level ({', '.join(LEVELS)})")
-        seats.append({"name": clean_name(p.get("name"), "You" if i == 0 else BOT_NAMES[i - 1]), "bot": bot})
+        fallback = ("You" if i == 0 else f"Player {i + 1}") if bot is None else (
+            f"Bot {sum(1 for s in seats if s['bot']) + 1}")
+        seats.append({"name": clean_name(p.get("name"), fallback), "bot": bot})
+    try:  # people at any seats (pass and play), at least one, each with their own name
+        check_seats(seats)
+    except SeatProblem as exc:
+        raise RecordProblem(str(exc)[:1].lower() + str(exc)[1:].rstrip(".")) from None
     return game, seats, data
 
 
@@ -160,6 +164,7 @@ def import_game(app, text, file_name=""):
     # Replay it once more through the page's own path, so the log, undo and the bots' turns are as in live play.
     app.game = Game(record["players"], record["seed"], record["first_player"], tuple(record["variants"]))
     app.seats = seats
+    app.pass_play = PassPlay(seats)  # pass and play: the first person to move is handed the device
     app.log, app.actors = [], []
     app.screen = "game"
     app._reset_turn_ui()

@@ -12,14 +12,12 @@ attributes: one delegated listener in ``main.py`` turns them into ``app.act(name
 True
 """
 
-from html import escape
-
 from ..engine import COLORS, TOKEN_COLORS, Action
-from . import learn_view, records_io, words
-from .controller import LEVELS, VARIANT_NAMES
+from . import learn_view, pass_view, records_io, words
+from .faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
+                    letter, lettered, pip)
+from .seats import LEVELS, VARIANT_NAMES
 
-SPRITE = "assets/gems.svg"
-LEVEL_DOTS = {1: "•", 2: "••", 3: "•••"}
 LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 VARIANT_HELP = {
     "open_reservations": "Every reserved card is shown face up, deck draws too.",
@@ -28,83 +26,7 @@ VARIANT_HELP = {
 }
 
 
-def esc(text):
-    """Text made safe to put inside HTML, attributes included."""
-    return escape(str(text), quote=True)
-
-
-def attrs(**values):
-    """``attrs(data_act="gem", aria_label="x")`` -> ' data-act="gem" aria-label="x"' (None and False dropped)."""
-    out = []
-    for key, value in values.items():
-        if value is None or value is False:
-            continue
-        name = key.rstrip("_").replace("_", "-")
-        out.append(f" {name}" if value is True else f' {name}="{esc(value)}"')
-    return "".join(out)
-
-
-def cap(text):
-    return text[:1].upper() + text[1:]
-
-
-# -- gems ----------------------------------------------------------------------------------------------------------
-def gem(color, cls=""):
-    """The gem's shape (never colour alone: each color has its own shape), hidden from screen readers."""
-    return (f'<svg class="gem gem-{color} {cls}" aria-hidden="true" focusable="false" viewBox="0 0 24 24">'
-            f'<use href="{SPRITE}#gem-{color}"></use></svg>')
-
-
-def drawn(text, tag="span", cls=""):
-    """Text that is part of a picture (a card's numbers, a gem's letter): drawn by the stylesheet from ``data-t``
-    (``[data-t]::before``), so it is not text of the control it sits in. A card or pile button is named in words
-    (its aria-label); its face's digits and letters, were they text, would read as a label that does not match
-    that name (axe: label-content-name-mismatch, WCAG 2.5.3)."""
-    return f'<{tag}{attrs(class_=cls or None, data_t=text)} aria-hidden="true"></{tag}>'
-
-
-def letter(color):
-    return drawn(words.LETTERS[color], cls="letter")
-
-
-def lettered(color):
-    """The gem's shape with its letter drawn on it: the compact form for tokens."""
-    return f'<span class="lg lg-{color}">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
-
-
-def pip(color, n, printed=None):
-    """A cost pip: the gem shape with the number and the color's letter in its corner (never colour alone);
-    ``printed`` shown struck through when a bonus lowers it."""
-    extra = drawn(printed, "s", "was") if printed is not None and printed != n else ""
-    cls = " covered" if printed and n == 0 else (" lowered" if extra else "")
-    return (f'<span class="pip pip-{color}{cls}">{gem(color)}{drawn(n, "b")}'
-            f'{drawn(words.LETTERS[color], "i", "pl")}{extra}</span>')
-
-
-def bonus_gem(color):
-    """A card's bonus: the gem's shape with its letter, drawn large in the card's corner."""
-    return f'<span class="lg lg-{color} bonus">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
-
-
 # -- cards -----------------------------------------------------------------------------------------------------------
-def card_face(card, price=None, dots=False):
-    """The inside of a card drawn like the printed one: points, bonus gem, cost pips (level dots on request)."""
-    pts = drawn(card.points or "", cls="pts")
-    pips = []
-    for color in COLORS:
-        n = card.cost[color]
-        if not n:
-            continue
-        if price is not None:
-            pips.append(pip(color, price[color], n))
-        else:
-            pips.append(pip(color, n))
-    # The face is a picture of what the card's spoken name says: hidden from screen readers and speech input.
-    return (f'<span class="card-top" aria-hidden="true">{pts}{bonus_gem(card.bonus)}</span>'
-            f'<span class="cost" aria-hidden="true">{"".join(pips)}</span>'
-            + (f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>' if dots else ""))
-
-
 def card_label(app, card, seat=None):
     """The spoken name of a card, with what it means for the person now."""
     g = app.game
@@ -132,9 +54,11 @@ def market_card(app, level, slot, card):
         return f'<div class="card empty" role="img" aria-label="Empty place: the level {level} deck is used up"></div>'
     flash = app.flash
     classes = ["card", f"bonus-{card.bonus}"]
-    affordable = g.can_afford(card, app.person)
+    affordable = g.can_afford(card, app.person) and not g.is_over
     badge = ""
-    if affordable:
+    if g.is_over:
+        pass
+    elif affordable:
         classes.append("affordable")
         badge = drawn("Can buy", cls="badge can")
     else:
@@ -152,7 +76,7 @@ def market_card(app, level, slot, card):
         classes.append("guided")
         label = label.replace(card.describe(), card.describe() + learn_view.CARD_SUFFIX, 1)
     price = g.price(card, app.person)
-    return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}"'
+    return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}" data-fly="card:{card.code}"'
             f'{attrs(data_act="card", data_where="market", data_level=level, data_slot=slot, aria_label=label)}>'
             f'{card_face(card, price)}{badge}{learn_view.card_flag(guided)}</button>')
 
@@ -171,16 +95,17 @@ def deck_button(app, level):
 
 
 def mini_card(card, label=None, act=None, extra=""):
-    """A small card (reserves, tableaus)."""
+    """A small card (reserves, tableaus). ``data-fly`` names it for the page's animations (a face-up card only)."""
     body = (f'<span class="mini-top" aria-hidden="true">{drawn(card.points or "", cls="pts")}'
             f'{bonus_gem(card.bonus)}</span><span class="mini-cost" aria-hidden="true">'
             + "".join(pip(c, card.cost[c]) for c in COLORS if card.cost[c])
             + "</span>")
     label = label or card.describe()
     if act:
-        return (f'<button type="button" class="mini bonus-{card.bonus}{extra}"{act}{attrs(aria_label=label)}>'
-                f'{body}</button>')
-    return f'<div class="mini bonus-{card.bonus}{extra}" role="img"{attrs(aria_label=label)}>{body}</div>'
+        return (f'<button type="button" class="mini bonus-{card.bonus}{extra}"{act}'
+                f'{attrs(aria_label=label, data_fly=f"card:{card.code}")}>{body}</button>')
+    return (f'<div class="mini bonus-{card.bonus}{extra}" role="img"{attrs(aria_label=label, data_fly=f"card:{card.code}")}>'
+            f'{body}</div>')
 
 
 def card_back(level):
@@ -200,13 +125,13 @@ def noble_tile(app, noble, choosable=False, verb=""):
             f'<span class="noble-need" aria-hidden="true">{esc(status)}</span>')
     staged = app.staged is not None and app.staged.noble == noble
     if choosable:
-        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}"'
+        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}" data-fly="noble:{noble.code}"'
                 f'{attrs(data_act="noble", data_code=noble.code, aria_label=f"{verb}: {label}", aria_pressed="true" if staged else "false")}>'
                 f'{body}</button>')
     near = " near" if need_more <= 1 else ""
     if learn_view.guided_noble(app, noble):
         near += " guided"
-    return f'<div class="noble{near}" role="img"{attrs(aria_label=label)}>{body}</div>'
+    return f'<div class="noble{near}" role="img"{attrs(aria_label=label, data_fly=f"noble:{noble.code}")}>{body}</div>'
 
 
 # -- whole screens ------------------------------------------------------------------------------------------------------
@@ -214,6 +139,8 @@ def render(app):
     """The whole page body for the app's current screen."""
     if app.screen == "setup" or app.game is None:
         return render_setup(app)
+    if app.handover is not None:  # pass and play: nothing of the table while the device changes hands
+        return pass_view.render_handover(app, logo())
     return render_game(app)
 
 
@@ -233,13 +160,14 @@ def radio(name, value, label, checked, cls=""):
 
 def render_setup(app):
     s = app.settings
-    bots = []
-    for i in range(s["opponents"]):
-        segs = "".join(radio(f"level{i}", lv, LEVEL_LABEL[lv], s["levels"][i] == lv) for lv in LEVELS)
-        bots.append(f'<fieldset class="row"><legend>Bot {i + 1}</legend><div class="segs">{segs}</div></fieldset>')
-    opp = "".join(radio("opponents", n, f"{n} bot{'s' if n > 1 else ''}", s["opponents"] == n) for n in (1, 2, 3))
+    bots = [pass_view.seat_choices(app, radio)]  # each other seat: a bot level or a person (pass and play)
+    several = pass_view.several(app)
+    if several:
+        bots.insert(0, pass_view.first_name_field(app))
+    opp = "".join(radio("opponents", n, pass_view.opponents_label(app, n), s["opponents"] == n) for n in (1, 2, 3))
     starts = "".join(radio("starts", v, label, s["starts"] == v)
-                     for v, label in (("person", "You"), ("bot", "A bot"), ("random", "At random")))
+                     for v, label in (("person", "Player 1" if several else "You"), ("bot", "A bot"),
+                                     ("random", "At random")))
     variants = "".join(
         f'<label class="check" for="set-{v}"><input type="checkbox" id="set-{v}"'
         f'{attrs(name=v, checked=v in s["variants"], data_setting=v)}>'
@@ -263,8 +191,8 @@ def render_setup(app):
 {''.join(bots)}
 <fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
 <details class="more"><summary>More options</summary>
-<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="40" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>
-<fieldset class="row variants"><legend>Variants</legend>{variants}</fieldset>
+{'' if several else f'<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="40" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>'}
+<fieldset class="row variants"><legend>Variants</legend>{variants}{pass_view.skip_option(app) if several else ''}</fieldset>
 <label class="field" for="set-seed"><span>Seed <small>(a number deals the same cards again; empty for a fresh deal)</small></span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"{attrs(value=s["seed"], data_setting="seed")}></label>
 <label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
 {learn_view.guided_checkbox(app)}
@@ -287,7 +215,7 @@ def logo():
 def status_text(app):
     g = app.game
     if g.is_over:
-        return "Game over. " + app.result_words().replace("The game is over: ", "")
+        return "Game over. " + cap(app.result_words().replace("The game is over: ", ""))
     seat = g.current_player
     who = app.name(seat)
     extra = ""
@@ -295,9 +223,12 @@ def status_text(app):
         extra = " Final round."
     if "rotating_series" in g.variants:
         extra += f" Game {g.game_index + 1} of {g.players_count}."
-    if seat == app.person:
-        phase = {"action": "Your turn", "return": "Your turn: return tokens", "noble": "Your turn: choose a noble",
-                 "veto": "Your turn: remove a noble"}[g.phase]
+    if seat == app.person and app.my_turn:
+        you = "Your turn" if app.solo else f"Your turn, {who}"
+        phase = {"action": you, "return": f"{you}: return tokens", "noble": f"{you}: choose a noble",
+                 "veto": f"{you}: remove a noble"}[g.phase]
+        if g.final_round and g.phase == "action":
+            return f"{you}. Final round: this is your last turn.{extra.replace(' Final round.', '')}"
         return f"{phase}. Round {g.round}.{extra}"
     if app.thinking == seat:
         return f"{who} is thinking…{extra}"
@@ -308,8 +239,9 @@ def render_game(app):
     g = app.game
     mine = my_turn = app.my_turn
     over = g.is_over
+    undo_off = app.undo_off_words()  # the button says why it is off (its description, and a tap says it)
     undo = (f'<button type="button" class="tool" data-act="undo" id="undo"'
-            f'{attrs(aria_disabled=None if app.can_undo() else "true")}>Undo</button>')
+            f'{attrs(aria_disabled=None if not undo_off else "true", title=undo_off)}>Undo</button>')
     hint_ok = mine and not over
     hint = (f'<button type="button" class="tool" data-act="hint" id="hint"'
             f'{attrs(aria_disabled=None if hint_ok else "true")}>Hint</button>')
@@ -319,16 +251,18 @@ def render_game(app):
     status_cls = "status" + (" mine" if my_turn else "") + (" thinking" if thinking else "") + (
         " over" if over else "")
     coach = learn_view.coach_box(app)
-    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}">
+    returning = " returning" if my_turn and g.phase == "return" else ""
+    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}">
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
 <p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
-<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game">New game</button></nav>
+<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game"><span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
 </header>
 {notices(app)}
 {fallback_note(app)}
+{moment_banner(app)}
 <main class="table" id="main">
-<section class="opponents" aria-label="Opponents">{''.join(opponent(app, i) for i in range(1, g.players_count))}</section>
+<section class="opponents" aria-label="Opponents">{''.join(opponent(app, (app.person + i) % g.players_count) for i in range(1, g.players_count))}</section>
 <section class="board" aria-label="Board">
 {nobles_row(app)}
 {market(app)}
@@ -345,7 +279,7 @@ def render_game(app):
 {log_list(app)}
 </section>
 </main>
-{learn_view.howto_dialog(app) or (dialog(app) + end_dialog(app))}
+{learn_view.howto_dialog(app) or (dialog(app) or inspect_dialog(app)) + end_dialog(app)}
 </div>"""
 
 
@@ -362,6 +296,8 @@ def nobles_row(app):
     qualifying = set(g.qualifying_nobles(app.person)) if g.phase == "noble" else set(g.nobles)
     tiles = "".join(noble_tile(app, nb, choosable=choosing and nb in qualifying, verb=verb) for nb in g.nobles)
     title = "Nobles"
+    if not tiles:
+        tiles = '<p class="no-nobles">Every noble has been won.</p>'
     if g.phase == "veto":
         title = f"Nobles: each player removes one ({len(g.nobles)} now, {g.players_count + 1} stay)"
     return f'<section class="nobles" aria-label="Nobles"><h2 class="sr-only">{esc(title)}</h2><div class="noble-row">{tiles}</div></section>'
@@ -428,16 +364,16 @@ def action_bar(app):
     elif g.phase == "veto":
         prompt = "Remove one noble from the game: tap it, then confirm."
         if app.staged is not None:
-            buttons.append(primary("confirm", words.describe_pending(g, [app.staged])))
+            buttons.append(primary("confirm", words.describe_pending(g, [app.staged]), short="Remove"))
             buttons.append(secondary("clear", "Clear"))
     elif g.phase == "noble":
         prompt = "Several nobles would visit you: tap the one you welcome, then confirm."
         if app.staged is not None:
-            buttons.append(primary("confirm", words.describe_pending(g, [app.staged])))
+            buttons.append(primary("confirm", words.describe_pending(g, [app.staged]), short="Welcome"))
     elif g.phase == "return":
         need = app.return_needed()
-        prompt = (f"You hold {g.players[app.person].token_count} tokens: tap {words.plural(need, 'token')} of yours "
-                  f"to return (the limit is 10).")
+        prompt = (f"You hold {g.players[app.person].token_count}, the limit is 10: tap {words.plural(need, 'token')} "
+                  f"of yours to return.")
         if app.returning:
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="ret-{i}"'
@@ -447,18 +383,18 @@ def action_bar(app):
         ready = len(app.returning) == need
         buttons.append(primary("give-back", words.describe_pending(
             g, [Action.return_token(c) for c in app.returning]) if app.returning
-            else f"Return {words.plural(need, 'token')}", disabled=not ready))
+            else f"Return {words.plural(need, 'token')}", disabled=not ready, short="Return"))
     else:
         if app.picked:
             problem = app.pick_problem()
             action = app.pick_action()
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="pick-{i}"'
-                f'{attrs(data_act="gem", data_color=c, aria_label=f"Put back {c}")}>{lettered(c)}</button>'
+                f'{attrs(data_act="unpick", data_color=c, aria_label=f"Put back {c}")}>{lettered(c)}</button>'
                 for i, c in enumerate(app.picked))
             parts.append(f'<div class="staged" aria-label="Gems to take">{chips}</div>')
             label = words.describe_pending(g, [action])
-            buttons.append(primary("take", label, disabled=problem is not None))
+            buttons.append(primary("take", label, disabled=problem is not None, short="Take"))
             buttons.append(secondary("clear", "Clear"))
             after = g.players[app.person].token_count + len(app.picked)
             if problem:
@@ -475,16 +411,24 @@ def action_bar(app):
                 buttons.append(primary("pass", "Pass"))
     hint = ""
     if app.hint:
-        why = f' <span class="why">{esc(app.hint["why"])}</span>' if app.hint["why"] else ""
-        hint = f'<p class="hint">{esc(app.hint["text"])}{why}</p>'
+        hint = f'<p class="hint" id="hint-text">{esc(app.hint["text"])}</p>'
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
+    if app.info and not app.message:
+        msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'
     return (f'<section class="actionbar" aria-label="Your move"><p class="prompt">{esc(prompt)}</p>'
             f'{"".join(parts)}<div class="buttons">{"".join(buttons)}</div>{hint}{msg}</section>')
 
 
-def primary(act, label, disabled=False, id_=None):
+def primary(act, label, disabled=False, id_=None, short=None):
+    """The step's main button; ``short``: the word shown instead of the whole label on phones (the label stays its
+    spoken name)."""
+    text = esc(label)
+    if short:
+        text = (f'<span class="long" aria-hidden="true">{esc(label)}</span>'
+                f'<span class="short" aria-hidden="true">{esc(short)}</span>')
     return (f'<button type="button" class="primary" id="{esc(id_ or "btn-" + act)}"'
-            f'{attrs(data_act=act, aria_disabled="true" if disabled else None)}>{esc(label)}</button>')
+            f'{attrs(data_act=act, aria_disabled="true" if disabled else None, aria_label=label if short else None)}>'
+            f'{text}</button>')
 
 
 def secondary(act, label, id_=None, **data):
@@ -494,12 +438,13 @@ def secondary(act, label, id_=None, **data):
 
 def holdings(app, seat, returnable=False):
     """Tokens and bonuses as a small table: one column per color (its gem and letter on top), a row of tokens and a
-    row of bonuses. In the return phase the person's token cells are buttons that stage a return."""
+    row of bonuses. In the return phase the person's token cells are buttons that stage a return. The row headers'
+    words are visually hidden on phones (``lab-long``), where the table sits in a narrow strip."""
     p = app.game.players[seat]
     tok, bon = p.tokens, p.bonuses
     whose = "Your" if seat == app.person else f"{app.name(seat)}'s"
     head = "".join(f'<th scope="col">{lettered(c)}<span class="sr-only">{c}</span></th>' for c in TOKEN_COLORS)
-    count = p.token_count
+    count = p.token_count - (len(app.returning) if returnable else 0)
     over = " over" if count > 10 else ""
     cells = []
     for color in TOKEN_COLORS:
@@ -516,9 +461,38 @@ def holdings(app, seat, returnable=False):
     return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
             f'<colgroup><col class="lab"><col span="6"></colgroup>'
             f'<thead><tr><td></td>{head}</tr></thead><tbody>'
-            f'<tr><th scope="row">Tokens <b class="count{over}">{count}{"/10" if seat == app.person else ""}</b></th>'
+            f'<tr><th scope="row"><span class="lab-long">Tokens </span><b class="count{over}">{count}'
+            f'{"/10" if seat == app.person else ""}</b></th>'
             f'{"".join(cells)}</tr>'
-            f'<tr><th scope="row">Bonuses</th>{bons}</tr></tbody></table>')
+            f'<tr><th scope="row"><span class="lab-long">Bonuses</span><span class="lab-short" aria-hidden="true">+'
+            f'</span></th>{bons}</tr></tbody></table>')
+
+
+def small_nobles(p):
+    return "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
+                   f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
+
+
+def inspect_button(app, seat, text=None):
+    """Opens the full view of a player (bought cards by bonus, reserves, nobles, tokens). Without ``text`` it is
+    stretched over the whole panel (``.inspect``), so a tap anywhere on an opponent opens it."""
+    whose = "your" if seat == app.person else f"{app.name(seat)}'s"
+    label = f"See all of {whose} cards, reserves, nobles and tokens"
+    if text is None:
+        return (f'<button type="button" class="inspect" id="inspect-{seat}"'
+                f'{attrs(data_act="inspect", data_seat=seat, aria_label=label)}></button>')
+    return (f'<button type="button" class="secondary see-all" id="inspect-{seat}"'
+            f'{attrs(data_act="inspect", data_seat=seat, aria_label=f"{text}. {label}")}>{esc(text)}</button>')
+
+
+def last_move(app, seat, before=""):
+    """What the player did on their latest turn, kept at their panel until their next turn (``before``: the
+    opponent's reserved and noble counts, which phones show on the same line)."""
+    text = app.last_moves().get(seat)
+    if not text and not before:
+        return ""
+    said = f'<span class="lm"><span class="sr-only">Last move: </span>{esc(text)}</span>' if text else ""
+    return f'<p class="last-move">{before}{said}</p>'
 
 
 def my_area(app):
@@ -528,24 +502,23 @@ def my_area(app):
     reserved = []
     for i, card in enumerate(p.reserved):
         label = "Your reserved card: " + card_label(app, card)
-        extra = " affordable" if g.can_afford(card, app.person) else ""
+        extra = " affordable" if g.can_afford(card, app.person) and not g.is_over else ""
         if app.selected and app.selected.get("where") == "reserved" and app.selected.get("index") == i:
             extra += " selected"
         reserved.append(mini_card(card, label, act=f' id="r{i}"' + attrs(data_act="card", data_where="reserved",
                                                                           data_index=i), extra=extra))
     for _ in range(3 - len(p.reserved)):
         reserved.append('<span class="mini slot" aria-hidden="true"></span>')
-    nobles = "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
-                     f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
-    cards = "".join(mini_card(c) for c in p.cards)
+    nobles = small_nobles(p)
     active = " active" if g.current_player == app.person and not g.is_over else ""
-    count = p.token_count
-    return f"""<section class="seat mine{active}" aria-label="Your area">
-<header class="seat-head"><h2>{esc(app.name(app.person))}</h2><span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
+    bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")} bought ›</span>')
+    return f"""<section class="seat mine{active}" id="seat-{app.person}" aria-label="Your area">
+<header class="seat-head"><h2>{esc(app.name(app.person))}</h2>{bought}<span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
 {holdings(app, app.person, returnable)}
-<div class="line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
+<div class="line res-line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
 {f'<div class="line"><span class="what">Nobles</span><div class="won">{nobles}</div></div>' if p.nobles else ''}
-<details class="owned"><summary>{words.plural(len(p.cards), 'card')} bought</summary><div class="cards-owned">{cards or '<p>None yet.</p>'}</div></details>
+{last_move(app, app.person)}
+{inspect_button(app, app.person)}
 </section>"""
 
 
@@ -562,18 +535,21 @@ def opponent(app, seat):
             reserved.append(card_back(card.level))
         else:
             reserved.append(mini_card(card, f"{s['name']}'s reserved card: {card.describe()}"))
-    nobles = "".join(f'<div class="noble small" role="img"{attrs(aria_label=nb.describe())}>'
-                     f'<span class="noble-pts">3</span></div>' for nb in p.nobles)
+    nobles = small_nobles(p)
     think = '<span class="spinner" aria-hidden="true"></span>' if app.thinking == seat else ""
-    last = ""
-    if flash and flash.get("seat") == seat and flash.get("text"):
-        last = f'<p class="last-move">{esc(flash["text"])}</p>'
-    title = f"{s['name']}, {s['bot']} bot: {words.plural(p.points, 'point')}"
-    return f"""<section class="seat opp{active}{flashed}"{attrs(aria_label=title)}>
+    counts = []
+    if p.reserved:
+        counts.append(f"{len(p.reserved)} reserved")
+    if p.nobles:
+        counts.append(words.plural(len(p.nobles), "noble"))
+    counts = f'<span class="opp-counts" aria-hidden="true">{esc(" · ".join(counts))} </span>' if counts else ""
+    title = f"{s['name']}, {pass_view.opponent_kind(s)}: {words.plural(p.points, 'point')}"
+    return f"""<section class="seat opp{active}{flashed}" id="seat-{seat}"{attrs(aria_label=title)}>
 <header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
 {holdings(app, seat)}
-{f'<div class="line"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
-{last}
+{f'<div class="line held"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
+{last_move(app, seat, counts)}
+{inspect_button(app, seat)}
 </section>"""
 
 
@@ -581,6 +557,60 @@ def held_label(reserved, nobles):
     if reserved and nobles:
         return "Reserved, nobles"
     return "Reserved" if reserved else "Nobles"
+
+
+def moment_banner(app):
+    """A noble won, the final round, the end: said briefly at the top of the table (and in the live region)."""
+    m = app.moment
+    if not m:
+        return ""
+    return (f'<div class="moment moment-{esc(m["kind"])}" id="moment"><p>{esc(m["text"])}</p>'
+            f'<button type="button" class="moment-x" data-act="moment-ok" aria-label="Dismiss">×</button></div>')
+
+
+def inspect_dialog(app):
+    """Everything a player holds: bought cards grouped by bonus, reserved cards (hidden ones as backs with their
+    level, unless they are the person's own), nobles, tokens and bonuses."""
+    seat = app.inspecting
+    g = app.game
+    if seat is None or g is None or not 0 <= seat < g.players_count:
+        return ""
+    p = g.players[seat]
+    me = seat == app.person
+    name = "You" if me and app.solo else app.name(seat)
+    groups = []
+    for color in COLORS:
+        cards = [c for c in p.cards if c.bonus == color]
+        if cards:
+            minis = "".join(mini_card(c) for c in cards)
+            groups.append(f'<div class="group"><span class="what">{lettered(color)} {cap(color)} '
+                          f'<b>{len(cards)}</b></span><div class="cards-owned">{minis}</div></div>')
+    bought = "".join(groups) or '<p class="small">No card bought yet.</p>'
+    reserved = []
+    for card, hidden in zip(p.reserved, p.reserved_hidden):
+        if hidden and not me and "open_reservations" not in g.variants:
+            reserved.append(f'<div class="card big back lvl-{card.level}" role="img" '
+                            f'aria-label="Hidden level {card.level} card"><span class="deck-level">'
+                            f'{LEVEL_DOTS[card.level]}</span></div>')
+        else:
+            reserved.append(f'<div class="card big bonus-{card.bonus}" role="img"{attrs(aria_label=card.describe())}>'
+                            f'{card_face(card, dots=True)}</div>')
+    nobles = "".join(f'<div class="noble" role="img"{attrs(aria_label=nb.describe())}>{drawn(3, cls="noble-pts")}'
+                     f'<span class="reqs" aria-hidden="true">'
+                     + "".join(f'<span class="req">{lettered(COLORS[i])}{drawn(n, "b")}</span>' for i, n in nb.needs)
+                     + '</span></div>' for nb in p.nobles)
+    title = f"{name}: {words.plural(p.points, 'point')}"
+    return f"""<div class="scrim" data-act="close"></div>
+<div class="dialog inspect-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
+<h2 id="dlg-title">{esc(title)}</h2>
+{holdings(app, seat)}
+<h3>Bought cards: {len(p.cards)}</h3>
+<div class="groups">{bought}</div>
+<h3>Reserved cards: {len(p.reserved)}</h3>
+<div class="reserved-big">{''.join(reserved) or '<p class="small">None.</p>'}</div>
+{f'<h3>Nobles</h3><div class="noble-row">{nobles}</div>' if nobles else ''}
+<div class="dialog-buttons">{secondary("close", "Close", id_="close")}</div>
+</div>"""
 
 
 def log_list(app):
@@ -742,7 +772,6 @@ def end_dialog(app):
 <table class="scores"><caption>Final scores</caption><thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th><th scope="col">Cards</th><th scope="col">Nobles</th><th scope="col"><span class="sr-only">Result</span></th></tr></thead>
 <tbody>{''.join(rows)}</tbody></table>
 {tie}
-<p class="small">Seed {g.seed}: the same seed deals the same cards.</p>
 {learn_view.copy_link(app)}
 <div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
 </div>"""
@@ -753,6 +782,6 @@ def headline(app):
     winners = g.winners
     if len(winners) > 1:
         return "Shared victory: " + words.join_words([app.name(i) for i in winners])
-    if winners[0] == app.person:
+    if winners[0] == app.person and app.solo:
         return "You win!"
     return f"{app.name(winners[0])} wins"

@@ -10,8 +10,9 @@ Pure Python: no browser imports, so every sentence is tested under CPython.
 
 from ..engine import COLORS, TOKEN_COLORS
 
-#: The letter drawn on each gem beside its shape (colour is never the only cue). K is black, as in print.
-LETTERS = {"white": "W", "blue": "B", "green": "G", "red": "R", "black": "K", "gold": "J"}
+#: The letter drawn on each gem beside its shape (colour is never the only cue). K is black, as in print; gold is
+#: "Au", its chemical symbol (G is green's, and a "J" for joker read as nothing to players).
+LETTERS = {"white": "W", "blue": "B", "green": "G", "red": "R", "black": "K", "gold": "Au"}
 #: The gem each color stands for in the box, for the guide and titles.
 GEM_NAMES = {"white": "diamond", "blue": "sapphire", "green": "emerald", "red": "ruby", "black": "onyx",
              "gold": "gold joker"}
@@ -62,10 +63,9 @@ def describe_move(game, action, name, seat=None, person=False):
     if k == "take_two":
         return f"{name} took two {action.colors[0]}."
     if k == "reserve":
-        gold = " and a gold" if game.supply["gold"] else " (no gold left)"
+        gold = " and took a gold" if game.supply["gold"] else " (no gold was left to take)"
         if action.card is None:
-            what = f"the top card of the level {action.level} deck, unseen"
-            return f"{name} reserved {what}{gold}."
+            return f"{name} reserved the top card of the level {action.level} deck without seeing it{gold}."
         return f"{name} reserved {card_name(action.card)} from the market{gold}."
     if k == "buy":
         if action.card in game.players[seat].reserved:
@@ -112,6 +112,28 @@ def describe_pending(game, actions):
     if k == "veto":
         return f"Remove {noble_name(a.noble)}"
     return "Pass"
+
+
+#: A bot's sentence starts with its verb ("takes white ... toward ..."); a hint says the same to the person.
+ADVICE_VERBS = {"takes": "take", "buys": "buy", "reserves": "reserve", "returns": "return", "chooses": "choose",
+                "welcomes": "welcome", "removes": "remove", "passes": "pass", "gives": "give"}
+
+
+def advice(sentence):
+    """A bot's explanation turned into advice to the person, as one sentence without its full stop:
+    ``advice("takes white and blue toward a card") -> 'take white and blue toward a card'``; '' when the
+    sentence does not start with a known verb.
+
+    >>> advice("takes white, blue and green toward the level 2 red card.")
+    'take white, blue and green toward the level 2 red card'
+    >>> advice("")
+    ''
+    """
+    sentence = (sentence or "").strip().rstrip(".")
+    verb, _, rest = sentence.partition(" ")
+    if verb not in ADVICE_VERBS or not rest:
+        return ""
+    return f"{ADVICE_VERBS[verb]} {rest}"
 
 
 def seat_title(seats, seat):

@@ -1,0 +1,147 @@
+/* Moves seen on the table (FLIP): tokens travel between the supply and a player, a bought or reserved card travels
+ * to its owner, the new market card is dealt from its deck, a noble travels to the player it visits.
+ *
+ * splendor/web/main.py calls splendorMotion.before() just before it redraws the table and
+ * splendorMotion.after(changesJson) just after, with what the applied moves moved (controller.App.take_changes()):
+ * before() notes where every [data-fly] element, pile, deck and seat was (and a copy of the elements that may leave);
+ * after() draws copies flying from there to where things are now. Transforms only (no layout change), 250-450 ms,
+ * and nothing at all when the system asks for reduced motion. Every animation started is counted in
+ * splendorMotion.log (kind and count), for the tests.
+ */
+(() => {
+  "use strict";
+  const DURATION = 420;
+  const EASE = "cubic-bezier(.2, .7, .2, 1)";
+  const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  let last = null;
+  const log = [];
+
+  function rectOf(el) {
+    const r = el.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  }
+
+  function before() {
+    if (reduced()) { last = null; return; }
+    const seen = {};
+    for (const el of document.querySelectorAll("[data-fly]")) {
+      seen[el.dataset.fly] = { rect: rectOf(el), html: el.outerHTML };
+    }
+    for (const el of document.querySelectorAll('[id^="pile-"], [id^="seat-"], [id^="d"].deck')) {
+      seen["#" + el.id] = { rect: rectOf(el) };
+    }
+    last = seen;
+  }
+
+  function box(id) {
+    const el = document.getElementById(id);
+    return el ? rectOf(el) : last && last["#" + id] ? last["#" + id].rect : null;
+  }
+
+  function layer() {
+    let el = document.getElementById("fly-layer");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "fly-layer";
+      el.setAttribute("aria-hidden", "true");
+      document.body.append(el);
+    }
+    return el;
+  }
+
+  // A copy (``html``) placed over ``from`` travels to the middle of ``to``, shrinking to ``scale`` of its size.
+  function fly(kind, html, from, to, delay, scale) {
+    if (!from || !to) return;
+    const holder = document.createElement("div");
+    holder.className = "fly fly-" + kind;
+    holder.innerHTML = html;
+    const el = holder.firstElementChild || holder;
+    holder.style.cssText = `left:${from.x}px;top:${from.y}px;width:${from.w}px;height:${from.h}px`;
+    if (el !== holder) el.removeAttribute("id");
+    layer().append(holder);
+    const dx = to.x + to.w / 2 - (from.x + from.w / 2);
+    const dy = to.y + to.h / 2 - (from.y + from.h / 2);
+    const anim = holder.animate(
+      [{ transform: "translate(0, 0) scale(1)" }, { transform: `translate(${dx}px, ${dy}px) scale(${scale})` }],
+      { duration: DURATION, delay, easing: EASE, fill: "backwards" });
+    anim.id = "fly-" + kind;
+    log.push(kind);
+    const done = () => holder.remove();
+    anim.onfinish = done;
+    anim.oncancel = done;
+  }
+
+  function gemHtml(color) {
+    return `<svg class="gem gem-${color}" viewBox="0 0 24 24"><use href="assets/gems.svg#gem-${color}"></use></svg>`;
+  }
+
+  function tokens(change) {
+    change.colors.forEach((color, i) => {
+      const pile = box("pile-" + color);
+      const seat = box("seat-" + (change.from === "supply" ? change.to : change.from));
+      if (!pile || !seat) return;
+      const size = Math.min(pile.w, pile.h, 40);
+      const at = (r) => ({ x: r.x + r.w / 2 - size / 2, y: r.y + r.h / 2 - size / 2, w: size, h: size });
+      const [from, to] = change.from === "supply" ? [at(pile), at(seat)] : [at(seat), at(pile)];
+      fly("tokens", gemHtml(color), from, to, i * 60, 0.8);
+    });
+  }
+
+  function card(change) {
+    const seat = box("seat-" + change.to);
+    let from = null;
+    let html = "";
+    const old = change.code && last["card:" + change.code];
+    if (old) { from = old.rect; html = old.html; }
+    else if (change.from === "deck" && last["#d" + change.level]) { from = last["#d" + change.level].rect; }
+    else if (last["#seat-" + change.to]) {
+      const s = last["#seat-" + change.to].rect;
+      from = { x: s.x + s.w / 2 - 20, y: s.y + s.h / 2 - 28, w: 40, h: 56 };
+    }
+    if (!html) html = `<div class="mini back lvl-${change.level || 1}"></div>`;
+    fly("card", html, from, seat && { x: seat.x + seat.w / 2 - 10, y: seat.y + seat.h / 2 - 10, w: 20, h: 20 }, 0, 0.35);
+  }
+
+  function noble(change) {
+    const old = last["noble:" + change.code];
+    const seat = box("seat-" + change.to);
+    if (old && seat) fly("noble", old.html, old.rect, { x: seat.x + seat.w / 2, y: seat.y + 4, w: 1, h: 1 }, 150, 0.45);
+  }
+
+  function deal(change) {
+    const el = document.getElementById(`m${change.level}${change.slot}`);
+    const deck = box("d" + change.level);
+    if (!el || !deck) return;
+    const r = rectOf(el);
+    const dx = deck.x - r.x;
+    const dy = deck.y - r.y;
+    const sx = deck.w / r.w;
+    const sy = deck.h / r.h;
+    const anim = el.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})`, transformOrigin: "0 0" },
+       { transform: "none", transformOrigin: "0 0" }],
+      { duration: DURATION - 80, delay: 180, easing: EASE, fill: "backwards" });
+    anim.id = "fly-deal";
+    log.push("deal");
+  }
+
+  function after(json) {
+    const seen = last;
+    last = null;
+    if (!seen || reduced()) return;
+    let changes = [];
+    try { changes = JSON.parse(json) || []; } catch (e) { return; }
+    last = seen;
+    for (const change of changes) {
+      try {
+        if (change.kind === "tokens") tokens(change);
+        else if (change.kind === "card") card(change);
+        else if (change.kind === "noble") noble(change);
+        else if (change.kind === "deal") deal(change);
+      } catch (e) { /* a move not drawn is never worth an error */ }
+    }
+    last = null;
+  }
+
+  window.splendorMotion = { before, after, log, duration: DURATION };
+})();

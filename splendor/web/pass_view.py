@@ -1,0 +1,117 @@
+"""The pass-and-play parts of the page: the hand-over screen and the new-game screen's seat choices.
+
+Pure Python (no browser imports), like ``view``. The hand-over screen replaces the whole table: nothing of the
+position is in the page while the device goes from one person to the next, so nobody sees another person's hidden
+reserved cards, not even through a screen reader.
+"""
+
+from html import escape
+
+from .seats import LEVELS, PERSON
+
+LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard", PERSON: "Person"}
+
+
+def esc(text):
+    return escape(str(text), quote=True)
+
+
+def render_handover(app, logo=""):
+    """'Pass to Ben': a screen with one button for the next person, and (before they tap) the way back for the
+    person who just played: undo their turn."""
+    seat = app.handover
+    name = app.name(seat)
+    g = app.game
+    before = app.pass_play.viewer
+    undo = ""
+    if before is not None and app.can_undo():
+        undo = (f'<button type="button" class="secondary" data-act="undo" id="pass-undo">'
+                f'{esc(app.name(before))}: undo your last turn</button>')
+    said = ""
+    moves = app.last_moves()
+    others = [(i, moves[i]) for i in _since_order(app, seat) if i in moves]
+    if others:
+        items = "".join(f"<li><b>{esc(app.name(i))}</b>: {esc(text)}</li>" for i, text in others)
+        said = f'<h3>Since {esc(name)}\'s last turn</h3><ul class="pass-moves">{items}</ul>'
+    round_words = f"Round {g.round}." + (" Final round." if g.final_round else "")
+    return f"""<div class="app pass-screen">
+<header class="topbar"><h1 class="title">{logo}Splendor</h1></header>
+<main class="pass" id="main">
+<div class="pass-card" role="dialog" aria-modal="true" aria-labelledby="pass-title" aria-describedby="pass-help" id="pass">
+<h2 id="pass-title">Pass to {esc(name)}</h2>
+<p id="pass-help">The table is hidden while the device changes hands, so nobody sees another player's hidden reserved cards. {esc(name)}, tap when you hold the device. {esc(round_words)}</p>
+<div class="dialog-buttons"><button type="button" class="primary btn-large" data-act="pass-ok" id="pass-ok">I am {esc(name)}: show my turn</button>{undo}</div>
+{said}
+</div>
+</main>
+</div>"""
+
+
+def _since_order(app, seat):
+    """The other seats in turn order from the one after ``seat``: what happened since its last turn."""
+    n = app.game.players_count
+    return [(seat + k) % n for k in range(1, n)]
+
+
+def seat_choices(app, radio):
+    """The new-game screen's fieldsets for the other seats: each a bot level or a person (with a name field)."""
+    s = app.settings
+    out = []
+    bots = 0
+    for i in range(s["opponents"]):
+        kind = s["levels"][i]
+        segs = "".join(radio(f"level{i}", lv, LEVEL_LABEL[lv], kind == lv) for lv in LEVELS + (PERSON,))
+        if kind == PERSON:
+            legend = f"Player {i + 2}"
+            field = (f'<label class="field" for="set-pname{i}"><span>Player {i + 2}\'s name</span>'
+                     f'<input type="text" id="set-pname{i}" maxlength="40" autocomplete="off" '
+                     f'value="{esc(s["names"][i])}" data-setting="pname{i}"></label>')
+        else:
+            bots += 1
+            legend = f"Bot {bots}"
+            field = ""
+        out.append(f'<fieldset class="row seat-choice"><legend>{esc(legend)}</legend><div class="segs">{segs}</div>'
+                   f'{field}</fieldset>')
+    return "".join(out)
+
+
+def several(app):
+    s = app.settings
+    return any(k == PERSON for k in s["levels"][:s["opponents"]])
+
+
+def opponents_label(app, n):
+    """The count's words: '2 bots' (as for one person), or '2 opponents' when people sit among them."""
+    kinds = app.settings["levels"][:n]
+    if all(k != PERSON for k in kinds):
+        return f"{n} bot{'s' if n > 1 else ''}"
+    return f"{n} opponent{'s' if n > 1 else ''}"
+
+
+def first_name_field(app):
+    """With several people, the first player's name is asked beside the seats (not under More options)."""
+    return (f'<label class="field" for="set-name"><span>Player 1\'s name</span><input type="text" id="set-name" '
+            f'maxlength="40" autocomplete="nickname" value="{esc(app.settings["name"])}" data-setting="name">'
+            '</label>')
+
+
+def skip_option(app):
+    s = app.settings
+    checked = " checked" if s.get("skip_pass") else ""
+    return ('<label class="check" for="set-skip_pass"><input type="checkbox" id="set-skip_pass" name="skip_pass"'
+            f' data-setting="skip_pass"{checked}><span><b>No hand-over screen</b> <small>With open reservations '
+            'nothing is hidden, so several people may play without passing the device behind a screen.</small>'
+            '</span></label>')
+
+
+def opponent_kind(seat):
+    return f"{seat['bot']} bot" if seat.get("bot") else "person"
+
+
+def handover_words(app):
+    """What the live region says when the hand-over screen comes up ('' when there is none)."""
+    seat = app.handover
+    if seat is None:
+        return ""
+    name = app.name(seat)
+    return f"Pass the device to {name}. {name}, press “I am {name}: show my turn” when you hold it."

@@ -1,0 +1,145 @@
+"""The whole turn on one screen: at phone sizes (portrait and landscape), a tablet and a desktop, turns are played by
+taps and, after each, every region a turn needs is inside the viewport without scrolling (bounding boxes): each
+opponent's panel, the nobles, the three market rows with their decks, the supply, the step's controls and the
+person's area. Market cost digits are at least 12 px and tap targets at least 44 px. The same with the system asking
+for reduced motion. A tap on an opponent opens the full view of that player."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from game_driver import open_game, play_turn, settle, start
+
+SIZES = {
+    "phone 390x664": (390, 664, True),
+    "phone 390x844": (390, 844, True),
+    "phone 360x740": (360, 740, True),
+    "phone 412x915": (412, 915, True),
+    "phone landscape 844x390": (844, 390, True),
+    "tablet 768x1024": (768, 1024, True),
+    "desktop 1280x800": (1280, 800, False),
+}
+
+# Every box a turn needs, in CSS px of the viewport (getBoundingClientRect), with what must hold of it.
+REGIONS_JS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, r.width, r.height]; };
+  const named = (name) => document.querySelector(`[aria-label="${name}"]`);
+  const out = {};
+  for (const name of ['Nobles', 'Market', 'Gem supply', 'Your move', 'Your area']) out[name] = box(named(name));
+  document.querySelectorAll('.opponents > section').forEach((el, i) => { out['opponent ' + (i + 1)] = box(el); });
+  document.querySelectorAll('[data-grid="market"] button, .market .card').forEach((el) => { out['market ' + (el.id || el.className)] = box(el); });
+  return out;
+}"""
+TARGETS_JS = """() => [...document.querySelectorAll(
+    '#main button:not(.inspect), .topbar button')].filter((el) => el.offsetParent !== null)
+  .map((el) => [el.id || el.className, el.getBoundingClientRect().width, el.getBoundingClientRect().height])"""
+DIGITS_JS = """() => [...document.querySelectorAll('.market .pip b')].map((el) => parseFloat(getComputedStyle(el, '::before').fontSize))"""
+
+
+def check_one_screen(page, where):
+    width, height = page.evaluate("() => [innerWidth, innerHeight]")
+    assert page.evaluate("() => scrollY") == 0, f"{where}: the page was scrolled"
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width, f"{where}: sideways scrolling"
+    boxes = page.evaluate(REGIONS_JS)
+    assert sum(1 for k in boxes if k.startswith("opponent ")) >= 1
+    assert sum(1 for k in boxes if k.startswith("market ")) >= 15, boxes.keys()  # 3 decks and 12 places
+    for name, (left, top, right, bottom, w, h) in boxes.items():
+        assert w > 0 and h > 0, f"{where}: {name} is not shown"
+        assert left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5, (
+            f"{where}: {name} at {left:.0f},{top:.0f}..{right:.0f},{bottom:.0f} is outside the {width}x{height} screen")
+    digits = page.evaluate(DIGITS_JS)
+    assert digits and min(digits) >= 12, f"{where}: cost digits of {min(digits)} px"
+    for name, w, h in page.evaluate(TARGETS_JS):
+        assert w >= 43.5 and h >= 43.5, f"{where}: the tap target {name} is {w:.0f}x{h:.0f} px"
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_whole_turn_fits_one_screen(browser, base_url, size, motion):
+    w, h, touch = SIZES[size]
+    context = browser.new_context(viewport={"width": w, "height": h}, base_url=base_url, is_mobile=touch and w < 1000,
+                                  has_touch=touch, reduced_motion=motion)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_game(page, "pace=0&bot_budget=iterations:40")
+        start(page, opponents=3 if "390x664" in size or "landscape" in size else 2, starts="You", seed=31)
+        settle(page)
+        check_one_screen(page, f"{size}, start")
+        for turn in range(3):
+            play_turn(page)
+            settle(page)
+            check_one_screen(page, f"{size}, after turn {turn + 1}")
+        # A move being built (gems picked) keeps everything in place too.
+        piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
+            "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
+            if b.get_attribute("aria-disabled") != "true"]
+        for pile in piles[:3]:
+            pile.tap() if touch else pile.click()
+        check_one_screen(page, f"{size}, gems picked")
+        assert page.get_by_role("button", name=re.compile(r"^Take ")).is_visible()
+        # A tap on an opponent opens everything they hold.
+        opponent = page.get_by_role("button", name=re.compile(r"^See all of Bot 1's cards"))
+        opponent.tap() if touch else opponent.click()
+        dialog = page.get_by_role("dialog")
+        assert dialog.get_by_role("heading", name=re.compile(r"^Bot 1: \d+ points?$")).is_visible()
+        assert "Bought cards" in dialog.inner_text() and "Reserved cards" in dialog.inner_text()
+        d = dialog.bounding_box()
+        assert d["x"] >= 0 and d["x"] + d["width"] <= w
+        dialog.get_by_role("button", name="Close").click()
+        assert page.get_by_role("dialog").count() == 0
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_add_to_home_screen_note_does_not_push_the_table_down(playwright, browser, base_url):
+    """iOS Safari shows its Add to Home Screen steps; during a game they wait under the log, off the first screen."""
+    descriptor = dict(playwright.devices["iPhone 13"])
+    descriptor.pop("default_browser_type", None)
+    context = browser.new_context(**descriptor, base_url=base_url)
+    page = context.new_page()
+    try:
+        open_game(page, "pace=0&bot_budget=iterations:40")
+        note = page.get_by_role("region", name="Add to Home Screen")
+        assert note.is_visible()
+        start(page, opponents=1, starts="You", seed=5)
+        settle(page)
+        check_one_screen(page, "iPhone 13 with the Add to Home Screen note")
+        height = page.evaluate("() => innerHeight")
+        log = page.get_by_role("region", name="Game log").bounding_box()
+        box = note.bounding_box()
+        assert box["y"] >= height and box["y"] >= log["y"] + log["height"]  # below the screen and below the log
+        note.scroll_into_view_if_needed()
+        note.get_by_role("button", name="OK").tap()
+        assert note.count() == 0
+    finally:
+        context.close()
+
+
+def test_a_whole_game_by_taps_on_a_small_phone_never_scrolls(browser, base_url):
+    """390x664 (an iPhone's visible area), three bots, every turn tapped to the end: after each turn the table still
+    fits the screen, and the end screen fits it too."""
+    context = browser.new_context(viewport={"width": 390, "height": 664}, base_url=base_url, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        open_game(page, "pace=0&bot_budget=iterations:40")
+        start(page, opponents=3, starts="You", seed=77)
+        turns = 0
+        while play_turn(page):
+            turns += 1
+            assert turns < 120, "the game did not end"
+            settle(page)
+            if page.get_by_role("dialog").count() == 0:
+                check_one_screen(page, f"390x664, turn {turns}")
+        end = page.get_by_role("dialog").bounding_box()
+        assert end["x"] >= 0 and end["x"] + end["width"] <= 390 and end["y"] >= 0 and end["y"] + end["height"] <= 664
+        assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
+        assert errors == []
+    finally:
+        context.close()

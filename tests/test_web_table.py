@@ -1,0 +1,176 @@
+"""The table's new parts under CPython: each player's last move kept until their next turn, the moments (a noble, the
+final round, the end), the full view of a player, what the moves moved (for the page's animations), and the words
+and small faults of issue 18."""
+
+import json
+import re
+
+import splendor
+from splendor.engine import Action
+from splendor.web import view, words
+from splendor.web.controller import App
+from splendor.web.storage import MemoryStorage
+
+
+def started(seed=11, opponents=1, starts="person", **extra):
+    app = App(MemoryStorage())
+    app.act("start", {"seed": str(seed), "opponents": str(opponents), "starts": starts, **extra})
+    return app
+
+
+def bot_plays(app, choose=None):
+    req = app.bot_request()
+    legal = app.game.legal_actions()
+    action = choose(legal) if choose else legal[0]
+    assert app.bot_reply({"turn_id": req["turn_id"], "action": str(action), "explanation": ""}) == "applied"
+
+
+def take(app, *colors):
+    for c in colors:
+        app.act("gem", {"color": c})
+    app.act("take", {})
+
+
+def test_every_players_last_move_stays_until_their_next_turn():
+    app = started(opponents=3)
+    take(app, "white", "blue", "green")
+    for _ in range(3):
+        bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    moves = app.last_moves()
+    assert set(moves) == {0, 1, 2, 3}  # all four still shown, not only the latest bot's
+    assert moves[0] == "Took white, blue and green."
+    html = view.render(app)
+    for seat in (1, 2, 3):
+        panel = html.split(f'id="seat-{seat}"')[1].split("</section>")[0]
+        assert "Last move: </span>" + moves[seat].replace("'", "&#x27;") in panel, panel
+    take(app, "red", "black", "white")  # the person's next turn replaces only the person's line
+    after = app.last_moves()
+    assert after[0] == "Took white, red and black." and after[1] == moves[1]
+    # A turn with a follow-up (tokens returned) is said whole, and undo puts the earlier words back.
+    app.act("undo", {})
+    assert app.last_moves()[0] == "Took white, blue and green."
+
+
+def test_the_moments_noble_final_round_and_end_are_said():
+    app = started(seed=21)
+    g = app.game
+    noble = g.nobles[0]
+    p = g._players[0]
+    for i in range(5):
+        p.bon[i] = noble.req_t[i]
+    take(app, "white", "blue", "green")
+    assert app.moment["kind"] == "noble" and app.moment["text"] == "A noble visits you: 3 points."
+    assert 'id="moment"' in view.render(app) and "A noble visits you" in view.render(app)
+    assert any(c["kind"] == "noble" and c["to"] == 0 for c in app.take_changes())
+    app.act("moment-ok", {})
+    assert app.moment is None and 'id="moment"' not in view.render(app)
+
+
+def test_final_round_words_for_the_person_starting_second():
+    app = started(seed=5, starts="bot")
+    g = app.game
+    g._players[1].points = 15
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    assert g.final_round and not g.is_over and g.current_player == 0
+    assert app.moment == {"kind": "final", "n": app.moment["n"],
+                          "text": "Bot 1 has 15 points. Final round: your next turn is your last."}
+    assert view.status_text(app).startswith("Your turn. Final round: this is your last turn.")
+    take(app, "white", "blue", "green")
+    assert g.is_over and app.moment["kind"] == "end" and app.moment["text"].startswith("Game over: ")
+    assert view.status_text(app).startswith("Game over. Bot 1 wins")  # capitalised after "Game over."
+    html = view.render(app)
+    assert " short" not in "".join(re.findall(r'class="badge[^"]*"[^>]*>', html))  # no badges once it is over
+    assert "short" not in " ".join(re.findall(r'data-t="(\d+ short)"', html))
+
+
+def test_game_over_you_win_is_capitalised():
+    app = started(seed=5, starts="person")
+    g = app.game
+    g._players[0].points = 15
+    take(app, "white", "blue", "green")
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    assert g.is_over and g.winners == (0,)
+    assert view.status_text(app) == "Game over. You win!"
+
+
+def test_inspect_a_player_shows_bought_cards_by_bonus_reserves_and_nobles():
+    app = started(opponents=2)
+    g = app.game
+    p = g._players[1]
+    red = [c for c in splendor.engine.CARDS if c.level == 1 and c.bonus == "red"][0]
+    blue = [c for c in splendor.engine.CARDS if c.level == 1 and c.bonus == "blue"][0]
+    p._cards.extend([red, blue])
+    take(app, "white", "blue", "green")
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "reserve" and a.card is None][0])  # blind
+    app.act("inspect", {"seat": "1"})
+    html = view.render(app)
+    dialog = html.split('class="dialog inspect-dialog"')[1]
+    assert "Bot 1: " in dialog and "Bought cards: 2" in dialog
+    assert "Blue <b>1</b>" in dialog and "Red <b>1</b>" in dialog
+    assert 'aria-label="Hidden level' in dialog  # the bot's blind reserve: a back with its level, no code
+    hidden = g.players[1].reserved[0]
+    assert hidden.code not in dialog
+    app.act("close", {})
+    assert app.inspecting is None and "inspect-dialog" not in view.render(app)
+    app.act("inspect", {"seat": "9"})  # nonsense is ignored
+    assert app.inspecting is None
+
+
+def test_changes_report_what_moves_for_the_animations():
+    app = started(seed=11)
+    app.take_changes()
+    take(app, "white", "blue", "green")
+    assert app.take_changes() == [{"kind": "tokens", "colors": ["white", "blue", "green"], "from": "supply", "to": 0}]
+    assert app.take_changes() == []
+    card = app.game.market[0][2]
+    bot_plays(app, lambda legal: Action.reserve(card))
+    changes = app.take_changes()
+    assert {"kind": "card", "code": card.code, "from": "market", "to": 1} in changes
+    assert {"kind": "deal", "level": 1, "slot": 2} in changes
+    assert {"kind": "tokens", "colors": ["gold"], "from": "supply", "to": 1} in changes
+    take(app, "white", "blue", "green")
+    app.take_changes()
+    bot_plays(app, lambda legal: Action.reserve(level=2))
+    changes = app.take_changes()
+    assert changes[0] == {"kind": "card", "from": "deck", "level": 2, "to": 1}  # no code of an unseen card
+    assert "code" not in json.dumps(changes[0])
+
+
+def test_words_of_the_issue():
+    g = splendor.new_game(players=2, seed=7)
+    said = words.describe_move(g, Action.reserve(level=3), "You")
+    assert said == "You reserved the top card of the level 3 deck without seeing it and took a gold."
+    card = g.market[0][0]
+    assert words.describe_move(g, Action.reserve(card), "You").endswith("from the market and took a gold.")
+    app = started()
+    assert app.log[0]["text"] == "New game: 2 players."  # no seed in the log's first line
+    take(app, "white", "blue", "green")
+    bot_plays(app)
+    app.act("undo", {})
+    html = view.render(app)
+    assert app.message == "" and 'class="message info"' in html and "Your last turn was undone." in html
+    app.act("gem", {"color": "red"})
+    assert "undone" not in view.render(app)  # said once, then gone
+    assert words.LETTERS["gold"] == "Au"
+
+
+def test_small_faults():
+    app = started(seed=2)
+    g = app.game
+    # The nobles row stays in place, with words, when every noble is gone.
+    g._nobles.clear()
+    html = view.render(app)
+    assert "Every noble has been won." in html.split('aria-label="Nobles"')[1].split("</section>")[0]
+    # The token count follows a staged return.
+    p = g._players[0]
+    for i in range(5):
+        k = 2 if i < 4 else 1
+        g._supply[i] -= k
+        p.tok[i] += k
+    take(app, "white", "blue", "red")
+    assert g.phase == "return"
+    assert ">12/10<" in view.render(app)
+    app.act("return", {"color": "white"})
+    assert ">11/10<" in view.render(app)
+    app.act("return", {"color": "blue"})
+    assert ">10/10<" in view.render(app)
