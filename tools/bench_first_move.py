@@ -84,9 +84,9 @@ def main(argv=None):
         firsts = [r[0] for r in runs]
         boots = [r[2] for r in runs if r[2] is not None]
         up = sum(r[1] for r in runs)
+        boot = f"; worker start {statistics.median(boots):.2f} s" if boots else ""
         print(f"Start {delay:g} s after usable: first move median {statistics.median(firsts):.2f} s "
-              f"(max {max(firsts):.2f}); worker up at Start in {up}/{len(runs)}; worker start "
-              f"{statistics.median(boots):.2f} s" if boots else "")
+              f"(max {max(firsts):.2f}); worker up at Start in {up}/{len(runs)}{boot}")
     return 0
 
 
