@@ -34,6 +34,7 @@ if str(ROOT) not in sys.path:
 from splendor.ai import arena, get_bot  # noqa: E402
 from splendor.ai.heuristic import PARTS, Weights, seat_parts, stage_of  # noqa: E402
 from splendor.ai.search import HARD_WEIGHTS  # noqa: E402
+from splendor.ai.train import solve  # noqa: E402  (Newton's step: the expert's training shares it)
 
 L2 = 5e-4
 
@@ -78,24 +79,6 @@ def log_loss(rows, predict):
         p = min(1 - 1e-9, max(1e-9, predict(x)))
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / len(rows)
-
-
-def solve(a, b):
-    """x with a x = b (Gaussian elimination with partial pivoting; a is small and positive definite)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[piv] = m[piv], m[c]
-        for r in range(c + 1, n):
-            f = m[r][c] / m[c][c]
-            if f:
-                for j in range(c, n + 1):
-                    m[r][j] -= f * m[c][j]
-    x = [0.0] * n
-    for c in range(n - 1, -1, -1):
-        x[c] = (m[c][n] - sum(m[c][j] * x[j] for j in range(c + 1, n))) / m[c][c]
-    return x
 
 
 def fit(rows, l2=L2, steps=30, tol=1e-10):

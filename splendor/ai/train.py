@@ -121,7 +121,7 @@ def log_loss(data, w):
     return total / len(data)
 
 
-def _solve(a, b):
+def solve(a, b):
     """x with a x = b (Gaussian elimination, partial pivoting; a is small and positive definite)."""
     n = len(b)
     m = [row[:] + [b[i]] for i, row in enumerate(a)]
@@ -174,7 +174,7 @@ def fit(data, l2=L2, steps=25, sample=HESSIAN_SAMPLE, seed=0, out=print):
             for j in range(i):
                 h[i][j] = h[j][i]
         h = [[v / len(hs) + (l2 if i == j else 0.0) for j, v in enumerate(row)] for i, row in enumerate(h)]
-        d = _solve(h, g)
+        d = solve(h, g)
         t = 1.0
         while True:
             w2 = [wi - t * di for wi, di in zip(w, d)]
