@@ -378,3 +378,15 @@ def test_a_dialog_closes_when_a_bot_takes_its_card():
     req = app.bot_request()
     app.bot_reply({"turn_id": req["turn_id"], "action": f"reserve {card.code}"})
     assert app.selected is None and "left the market" in app.message
+
+
+def test_the_fallback_note_is_shown_with_a_way_to_put_it_away():
+    from splendor.web import view
+
+    app = started()
+    app.fallback_note = "Bots now think on this page's own thread, at a lighter level: a test."
+    html = view.render(app)
+    assert 'role="note"' in html and "lighter level" in html and 'data-act="dismiss-fallback"' in html
+    app.act("dismiss-fallback", {})
+    assert app.fallback_note == ""
+    assert "lighter level" not in view.render(app)

@@ -240,6 +240,10 @@ class App(Staging, TableNews, Saving, LearnShare):
         kind = data.get("kind")
         self.notices = [x for x in self.notices if x["kind"] != kind]
 
+    def on_dismiss_fallback(self, data):
+        """The note that the bots play on the page's own thread was read: it gives the table its room back."""
+        self.fallback_note = ""
+
     def _turn_start_words(self):
         g = self.game
         if g.is_over:

@@ -286,7 +286,8 @@ def render_game(app):
 def fallback_note(app):
     if not app.fallback_note:
         return ""
-    return f'<p class="fallback" role="note">{esc(app.fallback_note)}</p>'
+    return (f'<div class="fallback" role="note"><p>{esc(app.fallback_note)}</p>'
+            '<button type="button" data-act="dismiss-fallback" id="dismiss-fallback">OK</button></div>')
 
 
 def nobles_row(app):
