@@ -9,6 +9,7 @@ import json
 import re
 
 from browser_helpers import READY_TIMEOUT_MS, wait_ready
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SAVE_KEY = "splendor.save.v1"
 # The turn is settled when it is the person's turn or the game is over (no bot thinking).
@@ -54,6 +55,20 @@ def _enabled(locator):
     return [b for b in locator.all() if b.get_attribute("aria-disabled") != "true"]
 
 
+def open_card(page, cards):
+    """Tap the first of ``cards`` and wait for its dialog. A tap that lands while the page redraws (the bots' last
+    move drawn just after the status said it is your turn, on a loaded machine) can be lost, as a person's would:
+    then tap once more, as a person would."""
+    for attempt in range(2):
+        cards.first.click()
+        try:
+            page.get_by_role("dialog").wait_for(timeout=5_000 if attempt == 0 else READY_TIMEOUT_MS)
+            return
+        except PlaywrightTimeout:
+            if attempt:
+                raise
+
+
 def play_turn(page):
     """Play one turn of the person by clicks, with a simple strategy: buy what can be bought, else take gems,
     else reserve, else pass. Returns False when the game is over."""
@@ -78,7 +93,7 @@ def play_turn(page):
         return True
     buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
     if buyable.count():
-        buyable.first.click()
+        open_card(page, buyable)
         page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
         page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
         return True
@@ -93,7 +108,7 @@ def play_turn(page):
         page.get_by_role("button", name="Clear").click()
     cards = page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level \d card"))
     if cards.count():
-        cards.first.click()
+        open_card(page, cards)
         reserve = page.get_by_role("dialog").get_by_role("button", name="Reserve", exact=True)
         if reserve.get_attribute("aria-disabled") != "true":
             reserve.click()
