@@ -35,6 +35,17 @@ PING_WORKER_JS = """async (payload) => {
 }"""
 
 
+def worker_state(page, timeout: float = READY_TIMEOUT_MS) -> str:
+    """The bot worker's state once its boot has ended: "1" (up and answering) or "failed".
+
+    A level that does not search plays a first move on the page itself while the worker starts (a person who
+    moves at once may see that move before the worker is up), so a test that means "the worker came up" waits
+    for the boot to end instead of reading the flag right after a bot move."""
+    page.wait_for_function("() => ['1', 'failed'].includes(document.body.dataset.worker)", timeout=timeout,
+                           polling=100)
+    return page.evaluate("() => document.body.dataset.worker")
+
+
 def ping_worker(page, payload: dict) -> dict:
     """Call ping(json_text) exported by the PyScript worker named "ai" (waits for it)."""
     page.wait_for_selector('script[worker][name="ai"]', state="attached", timeout=READY_TIMEOUT_MS)

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from browser_helpers import READY_TIMEOUT_MS
+from browser_helpers import READY_TIMEOUT_MS, worker_state
 from game_driver import is_over, log_text, play_turn, saved, settle
 
 # Fast games: no pause between bot turns, small bot budgets (the bots still run in the worker).
@@ -29,8 +29,7 @@ def wait_controlled(page, timeout: float = READY_TIMEOUT_MS) -> None:
     """Wait until the service worker has installed (precache complete), activated and claimed the page, and the
     bot worker has booted (its files fetched), so that stopping the server then cuts no request in flight."""
     page.wait_for_function(CONTROLLED_JS, timeout=timeout, polling=100)
-    page.wait_for_function("() => ['1', 'failed'].includes(document.body.dataset.worker)", timeout=timeout,
-                           polling=100)
+    worker_state(page, timeout)
 
 
 def record_requests(context, site_url: str) -> list[dict]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import non_local, wait_ready
+from browser_helpers import non_local, wait_ready, worker_state
 from game_driver import (
     SAVE_KEY,
     is_over,
@@ -90,7 +90,7 @@ def test_three_and_four_player_games_start_and_bots_move(page, request_log, cons
     for i in range(1, opponents + 1):
         assert f"Bot {i} " in log
     # The worker played them (the page would say so if it had fallen back).
-    assert page.evaluate("() => document.body.dataset.worker") == "1"
+    assert worker_state(page) == "1"
     assert page.get_by_role("note").count() == 0
     assert non_local(request_log) == []
     assert console_errors == []

@@ -3,7 +3,7 @@ and the browser offline, every file coming from the service worker's precache.""
 
 from __future__ import annotations
 
-from browser_helpers import wait_ready
+from browser_helpers import wait_ready, worker_state
 from game_driver import is_over, log_text, market_names, open_game, play_turn, saved, settle, start
 from pwa_helpers import (
     GAME_QUERY,
@@ -58,7 +58,7 @@ def test_offline_reload_resumes_the_game_and_plays_it_to_the_end(browser, site_d
 
     # The person moves and the bot answers, from its worker, with no network.
     move_and_see_the_bot_answer(page)
-    assert page.evaluate("() => document.body.dataset.worker") == "1"
+    assert worker_state(page) == "1"
 
     # ... and the whole game, to the end screen.
     turns = 0

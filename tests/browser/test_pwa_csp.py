@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import urllib.request
 
-from browser_helpers import non_local
+from browser_helpers import non_local, worker_state
 from game_driver import open_game, start
 from pwa_helpers import GAME_QUERY, move_and_see_the_bot_answer, wait_controlled
 
@@ -40,7 +40,7 @@ def test_game_runs_under_the_deployed_csp(browser, site_dir):
         open_game(page, GAME_QUERY)
         start(page, opponents=1, seed=99, starts="You")
         move_and_see_the_bot_answer(page)  # the bot answered ...
-        assert page.evaluate("() => document.body.dataset.worker") == "1"  # ... from its worker
+        assert worker_state(page) == "1"  # ... from its worker
         wait_controlled(page)  # the service worker installed under the policy too
         assert page.evaluate("() => window.__cspViolations") == []
         assert errors == []

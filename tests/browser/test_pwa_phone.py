@@ -6,7 +6,7 @@ steps (Android Chrome does not)."""
 from __future__ import annotations
 
 import pytest
-from browser_helpers import READY_TIMEOUT_MS, wait_ready
+from browser_helpers import READY_TIMEOUT_MS, wait_ready, worker_state
 from game_driver import log_text, saved, settle
 from pwa_helpers import (
     GAME_QUERY,
@@ -74,7 +74,7 @@ def test_phone_plays_by_taps_online_then_offline(playwright, browser, site_dir, 
             assert page.get_by_role("region", name="Add to Home Screen").count() == 0
         for _ in range(2):  # two more turns offline, each answered by the bot
             move_and_see_the_bot_answer(page, turn=tap_turn)
-        assert page.evaluate("() => document.body.dataset.worker") == "1"
+        assert worker_state(page) == "1"
         assert no_sideways_scroll(page)
         assert requests and all(r["from_sw"] and r["status"] == 200 for r in requests)
         assert page_paths(requests) - precached == set()
