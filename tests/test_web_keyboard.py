@@ -6,7 +6,7 @@ import re
 
 from splendor.web import keyboard, view
 from splendor.web.controller import App
-from splendor.web.keyboard import grid_target, roving_choice, trap_target
+from splendor.web.keyboard import grid_target, trap_target
 from splendor.web.storage import MemoryStorage
 
 # The market as the page draws it: level 3 on top; a deck then four places per row (None: an empty place).
@@ -61,12 +61,6 @@ def test_tab_wraps_inside_a_dialog():
     assert trap_target(ids, "outside", shift=True) == "close"
     assert trap_target(["only"], "only", shift=False) == "only"
     assert trap_target([], "x", shift=False) is None
-
-
-def test_one_tab_stop_per_grid():
-    assert roving_choice(["a", "b"], "b") == "b"
-    assert roving_choice(["a", "b"], "gone") == "a"  # the remembered card was bought: the first place
-    assert roving_choice([], None) is None
 
 
 def grid_rows(html, grid):

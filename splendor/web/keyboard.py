@@ -2,7 +2,8 @@
 dialog, and focus goes back to what opened a dialog when it closes.
 
 The decisions are pure functions on lists of element ids (tested under CPython): ``grid_target`` and
-``trap_target``. ``Keys`` applies them to the page; it only calls DOM methods on the objects ``main.py`` passes in,
+``trap_target``; the one Tab stop of each grid is marked on the page's new HTML by assets/patch.js from
+``Keys.marks()``. ``Keys`` applies them to the page; it only calls DOM methods on the objects ``main.py`` passes in,
 so this module imports nothing from the browser.
 
 >>> rows = [["d3", "m30", "m31"], ["d2", None, "m21"]]
@@ -15,6 +16,8 @@ so this module imports nothing from the browser.
 >>> trap_target(["buy", "reserve", "close"], "close", shift=False)
 'buy'
 """
+
+import json
 
 #: Arrow keys as (row step, column step); Home and End go to the ends of the row.
 MOVES = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (-1, 0), "ArrowDown": (1, 0)}
@@ -80,13 +83,6 @@ def trap_target(ids, current, shift):
     return None
 
 
-def roving_choice(ids, remembered):
-    """The one element of a grid that Tab stops at: the one last moved to, else the first."""
-    if remembered in ids:
-        return remembered
-    return ids[0] if ids else None
-
-
 try:
     from pyodide.ffi import jsnull as _JSNULL
 except ImportError:  # CPython (the tests): there is no JS null
@@ -121,27 +117,10 @@ class Keys:
             out.append(cells)
         return out
 
-    def after_render(self):
-        """One tab stop per grid (roving tabindex), and everything behind an open dialog made inert."""
-        for grid in self._grids():
-            name = str(grid.dataset.grid)
-            ids = [x for row in self._rows(grid) for x in row if x is not None]
-            keep = roving_choice(ids, self.remembered.get(name))
-            for x in ids:
-                el = self.document.getElementById(x)
-                if not _null(el):
-                    el.tabIndex = 0 if x == keep else -1
-        dialog = self.root.querySelector('[role="dialog"]')
-        app_el = self.root.firstElementChild
-        if _null(app_el):
-            return
-        for child in app_el.children:
-            cls = str(child.className or "")
-            behind = not _null(dialog) and not child.contains(dialog) and "scrim" not in cls.split()
-            if behind:
-                child.setAttribute("inert", "")
-            else:
-                child.removeAttribute("inert")
+    def marks(self):
+        """What assets/patch.js needs to mark the new HTML for the keyboard (one Tab stop per grid: the element
+        last moved to, else the first; everything behind an open dialog inert): the remembered element per grid."""
+        return json.dumps(self.remembered)
 
     def fallback_focus(self):
         """The focused control went away with the move it made (Take, Return, Pass): the supply's tab stop takes

@@ -189,7 +189,12 @@ def render():
     changes = app.take_changes()
     if changes and not _null(motion):
         motion.before()
-    root.innerHTML = view.render(app)
+    html = view.render(app)
+    patch = getattr(js.window, "splendorPatch", None)
+    if _null(patch):
+        root.innerHTML = html
+    else:
+        patch(root, html, bool(changes), keys.marks())  # only what changed is redrawn (assets/patch.js)
     if changes:
         state["moved_at"] = time.perf_counter()
         js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
@@ -211,7 +216,6 @@ def render():
     if state.get("screen") != app.screen:  # a new screen opens at its top (not where the last one was scrolled)
         state["screen"] = app.screen
         js.window.scrollTo(0, 0)
-    keys.after_render()
     dialog = document.querySelector('[role="dialog"]')
     if not _null(dialog):
         target = document.getElementById(active_id) if active_id else None
@@ -373,8 +377,13 @@ async def run_bots():
         request = app.bot_request()
         if request is None:
             return
-        render()
-        reply = await ask(request)
+        asking = asyncio.ensure_future(ask(request))  # the bot starts thinking at once
+        animating = state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
+        if animating > 0:  # the last move still flies: no redraw in its frames, unless the bot takes longer
+            await asyncio.wait({asking}, timeout=animating)
+        if not asking.done():
+            render()  # "Bot 1 is thinking…"
+        reply = await asking
         # The reply waits until the move before it has been seen (it animates meanwhile), however fast the bot was.
         wait = state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
         if wait > 0:

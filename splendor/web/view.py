@@ -565,7 +565,7 @@ def moment_banner(app):
     m = app.moment
     if not m:
         return ""
-    return (f'<div class="moment moment-{esc(m["kind"])}" id="moment"><p>{esc(m["text"])}</p>'
+    return (f'<div class="moment moment-{esc(m["kind"])}" id="moment" data-key="{m["n"]}"><p>{esc(m["text"])}</p>'
             f'<button type="button" class="moment-x" data-act="moment-ok" aria-label="Dismiss">×</button></div>')
 
 

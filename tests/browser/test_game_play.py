@@ -30,6 +30,9 @@ def test_a_whole_game_by_clicks_ends_with_the_engine_scores(page, request_log, c
     # The name is shown as text, never run.
     assert page.get_by_role("region", name="Your area").get_by_role("heading", name=EVIL).is_visible()
     assert page.evaluate("() => document.querySelectorAll('img').length") == 0
+    # Every redraw changes only what changed (assets/patch.js); checked against what innerHTML would have made.
+    page.evaluate("() => { window.splendorPatch.check = true; }")
+    redraws = page.evaluate("() => window.splendorPatch.count")
     turns = 0
     while play_turn(page):
         turns += 1
@@ -49,6 +52,8 @@ def test_a_whole_game_by_clicks_ends_with_the_engine_scores(page, request_log, c
     assert rows[EVIL][2] == str(len(game.players[0].cards))
     winner = "You win!" if game.winners == (0,) else ("Bot 1 wins" if game.winners == (1,) else "Shared victory")
     assert page.get_by_role("dialog").get_by_role("heading").inner_text().startswith(winner)
+    assert page.evaluate("() => window.splendorPatch.count") > redraws + 2 * turns
+    assert page.evaluate("() => window.splendorPatch.mismatches") == []
     assert non_local(request_log) == []
     assert console_errors == []
 
