@@ -76,7 +76,7 @@ def test_illegal_gem_choices_are_refused_with_a_reason():
     assert "whole action" in app.message and app.picked == ["white", "white"]
     app.act("clear", {})
     app.act("gem", {"color": "blue"})
-    assert "Pick 2 more colors" in app.pick_problem()
+    assert app.pick_problem() == "Pick 2 more colors, or blue again."  # 4 in the pile: a pair is open too
     app.act("take", {})  # refused: not a legal take yet
     assert len(app.game.history) == 0 and "Pick 2 more" in app.message
 
@@ -89,6 +89,7 @@ def test_two_of_a_color_needs_four_in_the_pile():
     app.act("gem", {"color": "white"})
     # The refused pair keeps the first pick (it is a legal start of a take of three); its chip puts it back.
     assert app.picked == ["white"] and "at least 4" in app.message and "holds 3" in app.message
+    assert app.pick_problem() == "Pick 2 more colors."  # no pair from a pile of 3
     assert 'data-act="unpick" data-color="white"' in view.render(app)
     app.act("unpick", {"color": "white"})
     assert app.picked == [] and app.message == ""

@@ -101,9 +101,13 @@ class Staging:
             need = min(3, avail)
             if len(a.colors) < need:
                 more = need - len(a.colors)
-                return f"Pick {words.plural(more, 'more color')}: a take is {need} different colors" + (
-                    " (or the same color twice where the pile holds 4 or more)." if need == 3 else
-                    f", as only {avail} have tokens.")
+                # One line on a phone: the action bar keeps its height while a take is built.
+                text = f"Pick {words.plural(more, 'more color')}"
+                if len(a.colors) == 1 and self.game.supply[a.colors[0]] >= 4:
+                    text += f", or {a.colors[0]} again"  # two of one color: from a pile of 4 or more
+                elif need < 3:
+                    text += f" (only {avail} colors have tokens)"
+                return text + "."
         return reason[0].upper() + reason[1:] + "."
 
     def on_unpick(self, data):

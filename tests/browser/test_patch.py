@@ -28,8 +28,11 @@ def test_a_gem_tap_changes_only_what_it_changes(page):
     page.evaluate(MARK_JS)
     pile = page.locator("#pile-white")
     assert pile.get_attribute("aria-pressed") == "false"
+    market, supply = page.locator(".market").bounding_box(), page.locator(".supply").bounding_box()
     pile.click()
     assert pile.get_attribute("aria-pressed") == "true"
+    # The action bar keeps its height: neither the market nor the pile being tapped moves under the finger.
+    assert page.locator(".market").bounding_box() == market and page.locator(".supply").bounding_box() == supply
     assert page.get_by_role("button", name="Put back white").is_visible()
     # The market, the log, the opponents, the pile itself and the status line are the elements they were: only
     # their changed attributes and text were set.
