@@ -11,6 +11,8 @@ import re
 from browser_helpers import READY_TIMEOUT_MS, wait_ready
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+import splendor
+
 SAVE_KEY = "splendor.save.v1"
 # The turn is settled when it is the person's turn or the game is over (no bot thinking).
 SETTLED_JS = """() => {
@@ -131,3 +133,37 @@ def log_text(page):
 def market_names(page):
     market = page.get_by_role("region", name="Market")
     return [b.get_attribute("aria-label") for b in market.get_by_role("button").all()]
+
+
+def near_end_save(seed=2024, points=10):
+    """A 2-player save (you against a medium bot) at your turn, once a player has ``points``: both seats played by
+    the medium bot under CPython, through the page's own controller."""
+    from splendor.web.botcall import answer
+    from splendor.web.controller import App
+    from splendor.web.storage import MemoryStorage
+
+    app = App(MemoryStorage())
+    app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "confirm": True})
+    while True:
+        g = app.game
+        assert not g.is_over
+        if app.my_turn and g.phase == "action" and max(p.points for p in g.players) >= points:
+            return app.to_save()
+        if app.my_turn:
+            request = app.bot_request(seat=0, level="medium")  # asked as a hint: the person's seat
+            app.hint_waiting = None
+            del request["mode"]  # a hint is the hard bot on a clock; the medium bot's own move is deterministic
+            reply = json.loads(answer(json.dumps(request)))
+            app._apply(splendor.parse_action(g, reply["action"]), 0)
+            app.save()
+        else:
+            request = app.bot_request()
+            assert app.bot_reply(answer(json.dumps(request))) == "applied"
+
+
+def open_save(context, save):
+    """The context's pages open on ``save`` (put in localStorage before the page runs, once: a reload keeps what
+    the page saved since)."""
+    context.add_init_script(
+        f"if (!localStorage.getItem({json.dumps(SAVE_KEY)})) "
+        f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))});")

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from browser_helpers import READY_TIMEOUT_MS
-from game_driver import SAVE_KEY, is_over, log_text, open_game, play_turn, saved, settle, start
+from game_driver import is_over, log_text, near_end_save, open_game, open_save, play_turn, saved, settle, start
 
 import splendor
 from test_layout_sizes import check_one_screen
@@ -69,32 +69,6 @@ RECORD_ANNOUNCEMENTS_JS = """() => {
 }"""
 
 
-def near_end_save(seed=2024, points=10):
-    """A 2-player save (you against a medium bot) at your turn, once a player has ``points``: both seats played by
-    the medium bot under CPython, through the page's own controller."""
-    from splendor.web.botcall import answer
-    from splendor.web.controller import App
-    from splendor.web.storage import MemoryStorage
-
-    app = App(MemoryStorage())
-    app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "confirm": True})
-    while True:
-        g = app.game
-        assert not g.is_over
-        if app.my_turn and g.phase == "action" and max(p.points for p in g.players) >= points:
-            return app.to_save()
-        if app.my_turn:
-            request = app.bot_request(seat=0, level="medium")  # asked as a hint: the person's seat
-            app.hint_waiting = None
-            del request["mode"]  # a hint is the hard bot on a clock; the medium bot's own move is deterministic
-            reply = json.loads(answer(json.dumps(request)))
-            app._apply(splendor.parse_action(g, reply["action"]), 0)
-            app.save()
-        else:
-            request = app.bot_request()
-            assert app.bot_reply(answer(json.dumps(request))) == "applied"
-
-
 def _faults(kind):
     def faults(path, n):
         if kind == "missing" and path == "/splendor/web/worker.py":
@@ -116,9 +90,7 @@ def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browse
     # No service worker: its precache would fetch (and here count) the package too, in an order that varies.
     context = browser.new_context(base_url=url, service_workers="block", **SMALL_PHONE)
     try:
-        context.add_init_script(
-            f"if (!localStorage.getItem({json.dumps(SAVE_KEY)})) "
-            f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))});")
+        open_save(context, save)
         page = context.new_page()
         # A worker that starts and stays silent is given up after the boot limit (4 s here); the others are told
         # as soon as the browser reports their failure, long before the limit (30 s here).
