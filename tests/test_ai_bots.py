@@ -219,6 +219,30 @@ def test_clock_progress_is_the_share_of_the_budget_used():
     assert 0 <= timed.progress() < 0.1
 
 
+def test_a_timed_clock_stops_before_a_step_that_would_overrun_it():
+    from splendor.ai.budget import Clock
+
+    t = [100.0]
+    clock = Clock(Budget(seconds=1.0), now=lambda: t[0])
+    steps = 0
+    while not clock.done():
+        t[0] += 0.3  # each step of the search takes 0.3 s
+        steps += 1
+    assert steps == 3 and abs(t[0] - 100.9) < 1e-9  # a fourth step would end at 1.2 s: not taken
+    assert abs(clock.elapsed() - 0.9) < 1e-9
+    t[0] = 100.0
+    clock = Clock(Budget(seconds=1.0, iterations=2), now=lambda: t[0])
+    clock.tick(2)
+    assert clock.done()  # the iteration budget still ends it on its own
+    # A move's time counts from when the bot began (its preparation is inside the budget), not from its search.
+    begun = Budget(seconds=1.0).started(now=lambda: 100.0)
+    t[0] = 100.8
+    clock = Clock(begun, now=lambda: t[0], since=begun.since)
+    assert abs(clock.elapsed() - 0.8) < 1e-9 and abs(clock.progress() - 0.8) < 1e-9
+    assert clock.done()  # the 0.8 s already spent, taken once more, would end past the second
+    assert Budget.parse({"seconds": 0.5}).since is None  # a budget is anchored only by the bot that uses it
+
+
 def test_module_level_choose_shortcut():
     game = splendor.new_game(players=2, seed=9)
     action = ai.choose(game.observation(0), random.Random(1), SMALL, level="easy")

@@ -45,7 +45,7 @@ class Bot:
         return self.decide(observation, rng, budget)[0]
 
     def decide(self, observation, rng, budget=None):
-        budget = Budget.parse(budget, self.default_budget)
+        budget = Budget.parse(budget, self.default_budget).started()
         game, seat = prepare(observation, rng)
         legal = game.legal_actions()
         if len(legal) == 1:

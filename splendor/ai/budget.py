@@ -12,7 +12,7 @@ class Budget:
     it. ``Budget.parse`` reads a number (seconds), a dict ``{"seconds": s}`` / ``{"iterations": n}``, a Budget, or
     None (the level's default)."""
 
-    __slots__ = ("seconds", "iterations")
+    __slots__ = ("seconds", "iterations", "since")
 
     #: Upper limits accepted from outside (a request cannot make a bot think for minutes).
     MAX_SECONDS = 30.0
@@ -33,6 +33,14 @@ class Budget:
                                  f"not {iterations!r}")
         self.seconds = seconds
         self.iterations = iterations
+        self.since = None  # when the move began (``started``); None: when the search's clock is made
+
+    def started(self, now=time.perf_counter):
+        """This budget for a move that begins now: its time counts from here (the bot's preparation, not only its
+        search, is inside the seconds)."""
+        copy = Budget(self.seconds, self.iterations)
+        copy.since = now()
+        return copy
 
     @classmethod
     def parse(cls, value, default=None):
@@ -65,19 +73,25 @@ class Budget:
         return d
 
     def clock(self):
-        return Clock(self)
+        return Clock(self, since=self.since)
 
     def __repr__(self):
         return f"Budget({', '.join(f'{k}={v!r}' for k, v in self.to_dict().items())})"
 
 
 class Clock:
-    """Counts a search's iterations and time against a Budget."""
+    """Counts a search's iterations and time against a Budget.
 
-    __slots__ = ("limit_n", "deadline", "start", "n")
+    A search asks ``done()`` before each step (a deal of the hard bot's search); with a time budget the answer looks
+    one step ahead: done when the step just taken, taken once more, would end past the deadline. Steps only get
+    cheaper as a search narrows its candidates, so a move ends within its time instead of overrunning it by a step
+    (measured in Pyodide: 0.808 s medians for 0.8 s before)."""
 
-    def __init__(self, budget):
-        self.start = time.perf_counter()
+    __slots__ = ("limit_n", "deadline", "start", "n", "last", "now")
+
+    def __init__(self, budget, now=time.perf_counter, since=None):
+        self.now = now
+        self.start = self.last = now() if since is None else since
         self.limit_n = budget.iterations
         self.deadline = None if budget.seconds is None else self.start + budget.seconds
         self.n = 0
@@ -88,10 +102,14 @@ class Clock:
     def done(self):
         if self.limit_n is not None and self.n >= self.limit_n:
             return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        if self.deadline is None:
+            return False
+        t = self.now()
+        step, self.last = t - self.last, t
+        return t + step >= self.deadline
 
     def elapsed(self):
-        return time.perf_counter() - self.start
+        return self.now() - self.start
 
     def progress(self):
         """The share of the budget used so far, from 0 to 1 (the larger of iterations and time)."""
@@ -99,5 +117,5 @@ class Clock:
         if self.limit_n is not None:
             share = self.n / self.limit_n
         if self.deadline is not None:
-            share = max(share, (time.perf_counter() - self.start) / (self.deadline - self.start))
+            share = max(share, (self.now() - self.start) / (self.deadline - self.start))
         return min(share, 1.0)
