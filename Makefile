@@ -2,7 +2,7 @@
 # is cheap to repeat (stamp files skip work already done).
 #
 #   make serve   build the site and serve it on http://127.0.0.1:$(PORT)/ (PORT=8000 by default)
-#   make check   the CPython tests only (engine, bots, page logic): venv, no npm, no browser, no build
+#   make check   the quick check: CPython tests of the engine, bots and page logic; no npm, browser, build or slow test
 #   make test    venv + npm packages + chromium, build, then the whole pytest suite (JOBS=2 processes)
 #   make site    build site/ only
 #   make bench   engine benchmarks (python -m splendor bench)
@@ -37,9 +37,10 @@ serve: $(NODE_STAMP)
 site: $(NODE_STAMP)
 	$(PYTHON) tools/build_site.py
 
-# Tests marked `site` use the built site (node, node_modules), `browser` ones drive chromium as well.
+# Tests marked `site` use the built site (node, node_modules), `browser` ones drive chromium as well; `slow` ones
+# (thousands of random playouts, the soak) are left to `make test`.
 check: $(VENV_STAMP)
-	$(VENV_PY) -m pytest -m "not browser and not site" $(PYTEST_JOBS) --durations=10 $(PYTEST_ARGS)
+	$(VENV_PY) -m pytest -m "not browser and not site and not slow" $(PYTEST_JOBS) --durations=10 $(PYTEST_ARGS)
 
 test: $(VENV_STAMP) $(NODE_STAMP) browser
 	$(PYTHON) tools/build_site.py
