@@ -57,12 +57,12 @@ def _enabled(locator):
     return [b for b in locator.all() if b.get_attribute("aria-disabled") != "true"]
 
 
-def open_card(page, cards):
+def open_card(page, cards, press="click"):
     """Tap the first of ``cards`` and wait for its dialog. A tap that lands while the page redraws (the bots' last
     move drawn just after the status said it is your turn, on a loaded machine) can be lost, as a person's would:
     then tap once more, as a person would."""
     for attempt in range(2):
-        cards.first.click()
+        getattr(cards.first, press)()
         try:
             page.get_by_role("dialog").wait_for(timeout=5_000 if attempt == 0 else READY_TIMEOUT_MS)
             return
@@ -71,9 +71,13 @@ def open_card(page, cards):
                 raise
 
 
-def play_turn(page):
-    """Play one turn of the person by clicks, with a simple strategy: buy what can be bought, else take gems,
-    else reserve, else pass. Returns False when the game is over."""
+def play_turn(page, press="click"):
+    """Play one turn of the person by clicks (``press="tap"``: by taps, on a touch screen), with a simple strategy:
+    buy what can be bought, else take gems, else reserve, else pass. Returns False when the game is over."""
+
+    def act(locator):
+        getattr(locator, press)()
+
     settle(page)
     if is_over(page):
         return False
@@ -82,42 +86,42 @@ def play_turn(page):
         prompt = page.get_by_role("region", name="Your move").text_content()
         need = int(re.search(r"tap (\d+) tokens? of yours", prompt).group(1))
         for _ in range(need):
-            page.get_by_role("button", name=re.compile(r"^Return a \w+ token \(you hold")).first.click()
-        page.get_by_role("button", name=re.compile(r"^Return \d")).click()
+            act(page.get_by_role("button", name=re.compile(r"^Return a \w+ token \(you hold")).first)
+        act(page.get_by_role("button", name=re.compile(r"^Return \d")))
         return True
     if "choose a noble" in status:
-        page.get_by_role("button", name=re.compile(r"^Welcome: ")).first.click()
-        page.get_by_role("button", name=re.compile(r"^Welcome the noble")).click()
+        act(page.get_by_role("button", name=re.compile(r"^Welcome: ")).first)
+        act(page.get_by_role("button", name=re.compile(r"^Welcome the noble")))
         return True
     if "remove a noble" in status:
-        page.get_by_role("button", name=re.compile(r"^Remove: ")).first.click()
-        page.get_by_role("button", name=re.compile(r"^Remove the noble")).click()
+        act(page.get_by_role("button", name=re.compile(r"^Remove: ")).first)
+        act(page.get_by_role("button", name=re.compile(r"^Remove the noble")))
         return True
     buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
     if buyable.count():
-        open_card(page, buyable)
-        page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
-        page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
+        open_card(page, buyable, press)
+        act(page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True))
+        act(page.get_by_role("dialog").get_by_role("button", name="Confirm"))
         return True
     piles = _enabled(page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")))
     if piles:
         for pile in piles[:3]:
-            pile.click()
+            act(pile)
         take = page.get_by_role("button", name=re.compile(r"^Take "))
         if take.get_attribute("aria-disabled") != "true":
-            take.click()
+            act(take)
             return True
-        page.get_by_role("button", name="Clear").click()
+        act(page.get_by_role("button", name="Clear"))
     cards = page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level \d card"))
     if cards.count():
-        open_card(page, cards)
+        open_card(page, cards, press)
         reserve = page.get_by_role("dialog").get_by_role("button", name="Reserve", exact=True)
         if reserve.get_attribute("aria-disabled") != "true":
-            reserve.click()
-            page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
+            act(reserve)
+            act(page.get_by_role("dialog").get_by_role("button", name="Confirm"))
             return True
-        page.get_by_role("dialog").get_by_role("button", name="Close").click()
-    page.get_by_role("button", name="Pass").click()
+        act(page.get_by_role("dialog").get_by_role("button", name="Close"))
+    act(page.get_by_role("button", name="Pass"))
     return True
 
 

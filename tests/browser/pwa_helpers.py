@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from browser_helpers import READY_TIMEOUT_MS, worker_state
-from game_driver import is_over, log_text, play_turn, saved, settle
+from game_driver import log_text, play_turn, saved, settle
 
 # Fast games: no pause between bot turns, small bot budgets (the bots still run in the worker).
 GAME_QUERY = "pace=0&bot_budget=iterations:40"
@@ -91,58 +90,6 @@ def move_and_see_the_bot_answer(page, turn=play_turn) -> None:
     raise AssertionError("the bot did not answer")
 
 
-def _enabled(locator):
-    return [b for b in locator.all() if b.get_attribute("aria-disabled") != "true"]
-
-
 def tap_turn(page) -> bool:
-    """One turn of the person with taps (phones): buy if possible, else take gems, else reserve, else pass.
-
-    Uses the page's accessible names, like tests/browser/game_driver.py. False when the game is over.
-    """
-    settle(page)
-    if is_over(page):
-        return False
-    status = page.locator("#status").text_content()
-    if "return tokens" in status:
-        prompt = page.get_by_role("region", name="Your move").text_content()
-        need = int(re.search(r"tap (\d+) tokens? of yours", prompt).group(1))
-        for _ in range(need):
-            page.get_by_role("button", name=re.compile(r"^Return a \w+ token \(you hold")).first.tap()
-        page.get_by_role("button", name=re.compile(r"^Return \d")).tap()
-        return True
-    for verb in ("Welcome", "Remove"):
-        if f"{'choose' if verb == 'Welcome' else 'remove'} a noble" in status:
-            page.get_by_role("button", name=re.compile(rf"^{verb}: ")).first.tap()
-            page.get_by_role("button", name=re.compile(rf"^{verb} the noble")).tap()
-            return True
-    dialog = page.get_by_role("dialog")
-    buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
-    if buyable.count():
-        buyable.first.tap()
-        dialog.get_by_role("button", name="Buy", exact=True).tap()
-        dialog.get_by_role("button", name="Confirm").tap()
-        return True
-    piles = _enabled(
-        page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]"))
-    )
-    if piles:
-        for pile in piles[:3]:
-            pile.tap()
-        take = page.get_by_role("button", name=re.compile(r"^Take "))
-        if take.get_attribute("aria-disabled") != "true":
-            take.tap()
-            return True
-        page.get_by_role("button", name="Clear").tap()
-    market = page.get_by_role("region", name="Market")
-    cards = market.get_by_role("button", name=re.compile(r"^Level \d card"))
-    if cards.count():
-        cards.first.tap()
-        reserve = dialog.get_by_role("button", name="Reserve", exact=True)
-        if reserve.get_attribute("aria-disabled") != "true":
-            reserve.tap()
-            dialog.get_by_role("button", name="Confirm").tap()
-            return True
-        dialog.get_by_role("button", name="Close").tap()
-    page.get_by_role("button", name="Pass").tap()
-    return True
+    """One turn of the person with taps (phones): game_driver.play_turn's strategy. False when the game is over."""
+    return play_turn(page, press="tap")
