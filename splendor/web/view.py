@@ -616,7 +616,9 @@ def inspect_dialog(app):
 
 def log_list(app):
     items = []
-    for e in reversed(app.log[-200:]):
+    first = max(0, len(app.log) - 200)
+    for i in range(len(app.log) - 1, first - 1, -1):  # newest first
+        e = app.log[i]
         seat = e.get("seat")
         cls = "log-note" if seat is None else ("log-me" if seat == app.person else "log-bot")
         if e.get("why") and seat is not None and seat != app.person and 0 <= seat < len(app.seats):
@@ -624,7 +626,9 @@ def log_list(app):
             text = f'<b>{esc(app.name(seat))}</b> {esc(e["why"])}.'
         else:
             text = esc(e["text"])
-        items.append(f'<li class="{cls}">{text}</li>')
+        # Keyed by its place in the log: a redraw adds the new entries at the top and leaves the others as they are
+        # (assets/patch.js), instead of rewriting every line one place down.
+        items.append(f'<li class="{cls}" data-key="{i}">{text}</li>')
     # Focusable, so that the scrolling list can be read and scrolled with the keyboard.
     return f'<ol class="log-list" reversed tabindex="0" aria-label="Moves, newest first">{"".join(items)}</ol>'
 

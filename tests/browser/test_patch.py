@@ -4,6 +4,8 @@ test_game_play.py)."""
 
 from __future__ import annotations
 
+import re
+
 from game_driver import open_game, settle, start
 
 CHECK_JS = "() => { window.splendorPatch.check = true; window.splendorPatch.mismatches.length = 0; }"
@@ -41,3 +43,16 @@ def test_a_gem_tap_changes_only_what_it_changes(page):
     page.get_by_role("button", name="Put back white").click()
     assert pile.get_attribute("aria-pressed") == "false"
     assert page.evaluate("() => window.splendorPatch.mismatches") == []
+    # A move adds its log lines at the top of the log (newest first); the lines already there stay the elements they
+    # were instead of each being rewritten one place down.
+    page.evaluate("() => { document.querySelector('.log-list li').__kept = 'newest'; }")
+    lines = page.locator(".log-list li").count()
+    for color in ("white", "blue", "green"):
+        page.locator(f"#pile-{color}").click()
+    page.get_by_role("button", name=re.compile(r"^Take ")).click()
+    settle(page)
+    kept = page.evaluate("() => [...document.querySelectorAll('.log-list li')].findIndex((li) => li.__kept === 'newest')")
+    now = page.locator(".log-list li").count()
+    assert now > lines and kept == now - lines  # the line that was newest, moved down by the lines added
+    assert page.evaluate("() => window.splendorPatch.mismatches") == []
+
