@@ -103,9 +103,6 @@ class Keys:
         self.remembered = {}  # grid name -> id of the element Tab stops at
 
     # -- grids --------------------------------------------------------------------------------------------------
-    def _grids(self):
-        return list(self.root.querySelectorAll("[data-grid]"))
-
     def _rows(self, grid):
         rows = list(grid.querySelectorAll("[data-grid-row]")) or [grid]
         out = []
