@@ -391,3 +391,25 @@ def test_the_fallback_note_is_shown_with_a_way_to_put_it_away():
     app.act("dismiss-fallback", {})
     assert app.fallback_note == ""
     assert "lighter level" not in view.render(app)
+
+
+def test_the_expert_level_is_offered_asked_saved_and_stood_in_for():
+    """The new-game screen offers Expert for each bot; a game against it asks the worker for "expert", keeps the
+    level through a save, and without the worker the page's light bot stands in with a level that does not search."""
+    from splendor.web import botcall, deal_link, player_record
+
+    storage = MemoryStorage()
+    app = App(storage)
+    app.act("setting", {"name": "opponents", "value": "2"})
+    html = view.render(app)
+    for i in range(2):
+        assert f'name="level{i}" value="expert"' in html
+    app.act("start", {"seed": "9", "opponents": "2", "level0": "expert", "starts": "bot", "confirm": True})
+    assert [s["bot"] for s in app.seats] == [None, "expert", "medium"]
+    req = app.bot_request()
+    assert req["level"] == "expert" and app.seats[req["observation"]["seat"]]["bot"] == "expert"
+    again = App(storage)  # the saved game, reloaded
+    assert again.load() is True and again.seats == app.seats
+    assert not botcall.same_here("expert") and json.loads(botcall.answer(json.dumps(req), light=True))["action"]
+    assert deal_link.parse([("bots", "expert")]).settings["levels"][0] == "expert"
+    assert player_record.bucket_of(app.seats[:2]) == "2:expert"

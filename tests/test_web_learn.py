@@ -269,7 +269,8 @@ def test_a_full_link_is_read_into_settings():
     ([("seed", "1234567890123")], {}, ["seed=1234567890123"]),
     ([("seed", "٣٤")], {}, ["seed=٣٤"]),  # Arabic-Indic digits are not a seed here
     ([("players", "5"), ("seed", "7")], {"seed": "7"}, ["players=5"]),
-    ([("bots", "medium,expert")], {}, ["bots=medium,expert"]),
+    ([("bots", "medium,master")], {}, ["bots=medium,master"]),
+    ([("bots", "medium,expert")], {"opponents": 2, "levels": ["medium", "expert", "medium"]}, []),
     ([("bots", "")], {}, ["bots"]),
     ([("players", "2"), ("bots", "easy,hard")], {"opponents": 1}, ["bots=easy,hard"]),
     ([("first", "me")], {}, ["first=me"]),

@@ -11,7 +11,7 @@ import json
 from ..ai.protocol import handle_json
 
 #: What the page's thread plays instead of each level when the worker cannot: search is too slow for it.
-LIGHT = {"random": "random", "easy": "easy", "medium": "medium", "hard": "medium"}
+LIGHT = {"random": "random", "easy": "easy", "medium": "medium", "hard": "medium", "expert": "medium"}
 
 
 def same_here(level):

@@ -20,12 +20,12 @@ True
 
 
 from ..engine import VARIANTS
+from .seats import LEVELS  # the bot levels the page offers
 
 #: The parameters of a deal, in the order a link writes them.
 DEAL_PARAMS = ("seed", "players", "bots", "people", "first", "variants")
 #: Settings for tests and benchmarks that main.py reads; never mentioned as ignored (a new one belongs here too).
 PAGE_PARAMS = ("pace", "bot_budget", "worker", "bot_patience", "test_worker_fault")
-LEVELS = ("easy", "medium", "hard")  # the bot levels the page offers (controller.LEVELS)
 FIRSTS = ("person", "bot", "random")  # who starts (controller.STARTS)
 #: Shorter names a hand-written link may use for the variants.
 VARIANT_ALIASES = {"open": "open_reservations", "veto": "noble_veto", "series": "rotating_series"}

@@ -7,7 +7,7 @@ from html import escape
 from . import guide
 from .player_record import LEVEL_ORDER
 
-LEVEL_WORDS = {"easy": "Easy bots", "medium": "Medium bots", "hard": "Hard bots", "mixed": "Mixed levels"}
+LEVEL_WORDS = {"easy": "Easy bots", "medium": "Medium bots", "hard": "Hard bots", "expert": "Expert bots", "mixed": "Mixed levels"}
 
 
 def esc(text):

@@ -9,7 +9,7 @@ from html import escape
 
 from .seats import LEVELS, PERSON
 
-LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard", PERSON: "Person"}
+LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert", PERSON: "Person"}
 
 
 def esc(text):

@@ -29,9 +29,9 @@ RECORD_KEY = "splendor.record.v1"
 CORRUPT_PREFIX = "splendor.record.corrupt."
 FORMAT = "splendor-player-record"
 VERSION = 1
-LEVEL_ORDER = ("easy", "medium", "hard", "mixed")
+LEVEL_ORDER = ("easy", "medium", "hard", "expert", "mixed")
 MAX_COUNTED = 200  # ids of the latest finished games remembered, so each is counted once
-_BUCKET = re.compile(r"^[234]:(easy|medium|hard|mixed)$")
+_BUCKET = re.compile(r"^[234]:(easy|medium|hard|expert|mixed)$")
 _ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 

@@ -22,7 +22,7 @@ Traceback (most recent call last):
 splendor.web.seats.SeatProblem: Two players are called “ana”: give each person their own name.
 """
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 STARTS = ("random", "person", "bot")
 VARIANT_NAMES = {
     "open_reservations": "Open reservations",
@@ -82,7 +82,7 @@ def check_seats(seats):
             raise SeatProblem(f"Player {i + 1} is not described as a person or a bot.")
         bot = seat.get("bot")
         if bot is not None and bot not in LEVELS:
-            raise SeatProblem(f"Player {i + 1} is a bot of an unknown level (the levels are easy, medium and hard).")
+            raise SeatProblem(f"Player {i + 1} is a bot of an unknown level (the levels are easy, medium, hard and expert).")
         name = seat.get("name")
         if bot is None:
             if not isinstance(name, str) or not " ".join(name.split()):

@@ -18,7 +18,7 @@ from .faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn,
                     letter, lettered, pip)
 from .seats import LEVELS, VARIANT_NAMES
 
-LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
 VARIANT_HELP = {
     "open_reservations": "Every reserved card is shown face up, deck draws too.",
     "noble_veto": "More nobles are revealed; each player removes one before play.",

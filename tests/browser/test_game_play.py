@@ -83,7 +83,7 @@ def test_reload_mid_game_keeps_position_turn_and_log(page, request_log, console_
 @pytest.mark.parametrize("opponents", [2, 3])
 def test_three_and_four_player_games_start_and_bots_move(page, request_log, console_errors, opponents):
     open_game(page)
-    start(page, opponents=opponents, starts="You", levels=["Easy", "Medium", "Hard"][:opponents])
+    start(page, opponents=opponents, starts="You", levels=["Easy", "Expert", "Hard"][:opponents])
     opp = page.get_by_role("region", name="Opponents")
     assert opp.get_by_role("region").count() == opponents
     play_turn(page)

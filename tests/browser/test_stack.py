@@ -30,3 +30,34 @@ def test_page_boots_and_worker_answers_locally(page, request_log, console_errors
     assert non_local(request_log) == []
     assert all(url.startswith((site_url, "blob:" + site_url, "data:")) for url in request_log)
     assert console_errors == []
+
+
+ASK_WORKER_JS = """async (text) => {
+    const worker = document.querySelector('script[worker][name="ai"]').xworker;
+    await worker.ready;
+    return await worker.sync.choose(text);
+}"""
+
+
+def test_the_worker_plays_the_expert_with_its_shipped_weights(page, request_log, console_errors):
+    """The expert level reads its learned weights inside the worker (from the package zip, not a request of the
+    page's first paint) and answers with a legal move of its search."""
+    import json
+
+    import splendor
+
+    page.set_default_timeout(READY_TIMEOUT_MS)
+    page.goto("/?pace=0")
+    wait_ready(page)
+    ping_worker(page, {})
+    game = splendor.new_game(players=2, seed=5)
+    request = {"turn_id": 1, "observation": game.observation(0), "level": "expert", "seed": 3,
+               "budget": {"iterations": 24}}
+    reply = json.loads(page.evaluate(ASK_WORKER_JS, json.dumps(request)))
+    assert "error" not in reply, reply
+    assert reply["stats"]["level"] == "expert" and reply["stats"]["iterations"] >= 24
+    assert splendor.parse_action(game, reply["action"]) in game.legal_actions()
+    assert reply["explanation"]
+    assert not any(url.endswith(".json") and "expert" in url for url in request_log)  # inside splendor.zip
+    assert non_local(request_log) == []
+    assert console_errors == []
