@@ -128,6 +128,45 @@ def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
     assert gold.kind == "reserve"
 
 
+def test_the_model_can_add_candidates_and_make_the_returns():
+    """Two tuning knobs of ExpertBot (off in the shipped level): ``prior`` adds the model's best moves one ply ahead
+    to the scorer's candidates; ``model_choices`` gives back tokens (and picks nobles) by the model one ply ahead."""
+    k = len(FEATURES)
+
+    def only(name, sign=1.0):
+        return ValueModel([sign if f == name else 0.0 for f in FEATURES], [0.0] * k)
+
+    game = build()
+    obs = game.observation(0)
+    plain = ExpertBot(model=only("gold"), candidates=2)
+    _, info = plain.decide(obs, random.Random(1), Budget(iterations=8))
+    assert info["searched"] == 2
+    wide = ExpertBot(model=only("gold"), candidates=2, prior=3)
+    _, info = wide.decide(obs, random.Random(1), Budget(iterations=8))
+    assert info["searched"] == 5
+    # the three added are what a gold-loving model likes best: reservations (each brings a gold)
+    det = splendor.determinize(obs, random.Random(0))
+    cands = wide._candidates(det, 0, wide.scorer.scores(det, 0, det.legal_actions()))
+    assert len(cands) == 5 and all(a.kind == "reserve" for a in cands[2:])
+    # returns: a model that dislikes held tokens of any kind still must give back; a perverse one that dislikes
+    # "usable" tokens gives back one the cards need (the scorer would not): its choice is the model's, one ply ahead
+    ret = build(phase="return", tokens={0: (3, 3, 3, 2, 1, 0)})
+    rb = ExpertBot(model=only("tokens", -1.0), model_choices=True)
+    action, info = rb.decide(ret.observation(0), random.Random(1), Budget(iterations=4))
+    assert action in ret.legal_actions() and action.kind == "return"
+    model = only("usable", -1.0)
+    rb = ExpertBot(model=model, model_choices=True)
+    action, _ = rb.decide(ret.observation(0), random.Random(1), Budget(iterations=4))
+    after = {}
+    for a in ret.legal_actions():
+        g = ret.copy()
+        g.apply_unchecked(a)
+        after[str(a)] = model.win_chance(g, 0)
+    assert after[str(action)] == max(after.values())
+    scorer_pick, _ = ExpertBot(model=model).decide(ret.observation(0), random.Random(1), Budget(iterations=4))
+    assert after[str(scorer_pick)] < max(after.values())
+
+
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
     for players in (2, 3, 4):
         bots = [get_bot("expert")] + [get_bot("medium")] * (players - 1)

@@ -45,7 +45,8 @@ MARKS = (5, 10, 13)
 def hard_bot(hard, weights):
     """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides; ``leaf_model``
     "fitted" for search.FITTED_LEAF, "learned" for the expert's shipped value model, "learned:PATH" for a model file
-    written by ``python -m splendor train``, or an object of coefficient pairs) and ``--weights`` (overrides of
+    written by ``python -m splendor train``, or an object of coefficient pairs; ``"expert": true`` makes an ExpertBot,
+    whose ``leaf_model`` is its value model, default the shipped one) and ``--weights`` (overrides of
     HARD_WEIGHTS). A wrong keyword or weight raises here."""
     kw = dict(hard)
     if kw.get("leaf_model") == "fitted":
@@ -57,6 +58,9 @@ def hard_bot(hard, weights):
         kw["leaf_model"] = LeafModel(kw["leaf_model"])
     if "rollout_weights" in kw:  # the playouts' own weights, over the hard bot's
         kw["rollout_weights"] = Weights(**{**HARD_WEIGHTS, **weights, **kw["rollout_weights"]})
+    if kw.pop("expert", False):  # an ExpertBot (its own arguments too: prior, model_choices); leaf_model = its model
+        from splendor.ai.expert import ExpertBot
+        return ExpertBot(model=kw.pop("leaf_model", None), weights=Weights(**{**HARD_WEIGHTS, **weights}), **kw)
     return HardBot(weights=Weights(**{**HARD_WEIGHTS, **weights}), **kw)
 
 
@@ -69,10 +73,10 @@ def note_marks(game, reached):
 
 def one_game(task):
     k, seed, iterations, hard, weights, vs = task
-    names = ["hard", vs]
     seats = arena.seating(k, 2, 2)
 
-    bots = [hard_bot(hard, weights) if names[e] == "hard" else get_bot(names[e]) for e in seats]
+    # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
+    bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else get_bot(vs.split(":")[-1]) for e in seats]
     mix: dict[str, float] = {}
     reached: dict[str, int] = {}
     final = []
@@ -94,7 +98,7 @@ def one_game(task):
     game = final[0]
     note_marks(game, reached)
     mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(2))
-    hard_seats = {s for s in range(2) if names[seats[s]] == "hard"}
+    hard_seats = {s for s in range(2) if seats[s] == 0}
     win = result["winners"]
     hard_win = sum(1 / len(win) for s in win if s in hard_seats)
     return result["rounds"], mix, reached, hard_win
@@ -109,7 +113,8 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hard", default="{}", help="HardBot keyword arguments, as JSON")
     parser.add_argument("--weights", default="{}", help="overrides of the hard bot's weights (HARD_WEIGHTS), as JSON")
-    parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot)")
+    parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot; "
+                        "level:hard for the shipped hard bot)")
     parser.add_argument("--per-game", action="store_true", help="print each game's length first")
     parser.add_argument("--pair", metavar="LOG", help="an arena --progress or --per-game log to compare game by game")
     args = parser.parse_args(argv)

@@ -17,9 +17,38 @@ class ExpertBot(HardBot):
     level = "expert"
     default_budget = Budget(seconds=0.8)
 
-    def __init__(self, model=None, leaf_opponent=1.0, **kwargs):
+    def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
         super().__init__(leaf_model=model, leaf_opponent=leaf_opponent, **kwargs)
         self.model = model
+        self.prior = prior                  # extra candidates: the model's best moves one ply ahead (tuning knob)
+        self.model_choices = model_choices  # returns and noble choices by the model one ply ahead (tuning knob)
+
+    def _one_ply(self, game, seat, actions):
+        """[(the model's win chance for ``seat`` right after the action, action)] (in this deal)."""
+        model = self.model
+        out = []
+        for a in actions:
+            g = game.copy()
+            g.apply_unchecked(a)
+            out.append((model.win_chance(g, seat), a))
+        return out
+
+    def _candidates(self, game, seat, scored):
+        cands = super()._candidates(game, seat, scored)
+        if self.prior:
+            chosen = set(map(str, cands))
+            rated = self._one_ply(game, seat, [a for _, a in scored if str(a) not in chosen])
+            rated.sort(key=lambda t: -t[0])
+            cands += [a for _, a in rated[: self.prior]]
+        return cands
+
+    def _decide(self, game, seat, rng, budget, legal):
+        if self.model_choices and game.phase_ != "action":
+            rated = self._one_ply(game, seat, legal)
+            best = max(range(len(rated)), key=lambda i: rated[i][0])
+            return rated[best][1], {"candidates": [{"action": str(a), "score": round(v, 3)}
+                                                   for v, a in sorted(rated, key=lambda t: -t[0])[:3]]}
+        return super()._decide(game, seat, rng, budget, legal)

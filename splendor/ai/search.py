@@ -137,15 +137,20 @@ class HardBot(Bot):
         self.leaf_model = leaf_model
         self.halving = halving
 
+    def _candidates(self, game, seat, scored):
+        """The moves the search tries: the scorer's best ``candidates`` (and every buy with ``every_buy``)."""
+        ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+        cands = [scored[i][1] for i in ranked[: self.candidates]]
+        if self.every_buy:
+            cands += [scored[i][1] for i in ranked[self.candidates:] if scored[i][1].kind == "buy"]
+        return cands
+
     def _decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
         if game.phase_ != "action":
             best = max(range(len(scored)), key=lambda i: scored[i][0])
             return scored[best][1], {"candidates": _top(scored)}
-        ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])
-        cands = [scored[i][1] for i in ranked[: self.candidates]]
-        if self.every_buy:
-            cands += [scored[i][1] for i in ranked[self.candidates:] if scored[i][1].kind == "buy"]
+        cands = self._candidates(game, seat, scored)
         k = len(cands)
         totals = [0.0] * k
         counts = [0] * k
