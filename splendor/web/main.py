@@ -152,6 +152,7 @@ def _budget():
 
 
 PACE = _pace()
+THINKING_SHOWN_AFTER = 0.1  # seconds: a bot's "thinking" is shown only when its answer takes longer
 PATIENCE = _patience()
 BOOT_LIMIT = _seconds("worker_boot", WORKER_BOOT_LIMIT, 0.5, 120.0)
 # TEST HOOK: only tests set it (a URL setting); each move request (or, for "silent", the first call) then asks the
@@ -379,8 +380,9 @@ async def run_bots():
             return
         asking = asyncio.ensure_future(ask(request))  # the bot starts thinking at once
         animating = state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
-        if animating > 0:  # the last move still flies: no redraw in its frames, unless the bot takes longer
-            await asyncio.wait({asking}, timeout=animating)
+        # No redraw while the last move still flies, unless the bot takes longer; and none for a bot that answers
+        # at once (a "thinking" that would flash for a frame costs a whole redraw of the table).
+        await asyncio.wait({asking}, timeout=max(animating, THINKING_SHOWN_AFTER))
         if not asking.done():
             render()  # "Bot 1 is thinking…"
         reply = await asking
