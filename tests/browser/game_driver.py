@@ -59,10 +59,17 @@ def _enabled(locator):
     return [locator.nth(i) for i, enabled in enumerate(flags) if enabled]
 
 
+# A new market card is dealt by moving the card itself from its deck (assets/motion.js, "fly-deal"); the flying
+# copies of tokens, cards and nobles let taps through.
+DEALT_JS = "() => !document.getAnimations().some((a) => a.id === 'fly-deal' && a.playState === 'running')"
+
+
 def open_card(page, cards, press="click"):
-    """Tap the first of ``cards`` and wait for its dialog. A tap that lands while the page redraws (the bots' last
-    move drawn just after the status said it is your turn, on a loaded machine) can be lost, as a person's would:
-    then tap once more, as a person would."""
+    """Tap the first of ``cards`` and wait for its dialog. A card is tapped once it has landed, as a person would
+    (Playwright's tap on a card still moving retries by scrolling the page to other alignments). A tap that lands
+    while the page redraws (the bots' last move drawn just after the status said it is your turn, on a loaded
+    machine) can be lost, as a person's would: then tap once more, as a person would."""
+    page.wait_for_function(DEALT_JS, timeout=READY_TIMEOUT_MS)
     for attempt in range(2):
         getattr(cards.first, press)()
         try:
