@@ -6,8 +6,9 @@ from html import escape
 
 from . import guide
 from .player_record import LEVEL_ORDER
+from .seats import LEVEL_LABEL
 
-LEVEL_WORDS = {"easy": "Easy bots", "medium": "Medium bots", "hard": "Hard bots", "expert": "Expert bots", "mixed": "Mixed levels"}
+LEVEL_WORDS = {**{level: f"{label} bots" for level, label in LEVEL_LABEL.items()}, "mixed": "Mixed levels"}
 
 
 def esc(text):

@@ -7,9 +7,9 @@ reserved cards, not even through a screen reader.
 
 from html import escape
 
-from .seats import LEVELS, PERSON
+from .seats import LEVEL_LABEL as BOT_LABEL, LEVELS, PERSON
 
-LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert", PERSON: "Person"}
+LEVEL_LABEL = {**BOT_LABEL, PERSON: "Person"}
 
 
 def esc(text):

@@ -23,15 +23,16 @@ import json
 import re
 import time
 
+from .seats import LEVELS
 from .storage import StorageError, keep_aside
 
 RECORD_KEY = "splendor.record.v1"
 CORRUPT_PREFIX = "splendor.record.corrupt."
 FORMAT = "splendor-player-record"
 VERSION = 1
-LEVEL_ORDER = ("easy", "medium", "hard", "expert", "mixed")
+LEVEL_ORDER = LEVELS + ("mixed",)
 MAX_COUNTED = 200  # ids of the latest finished games remembered, so each is counted once
-_BUCKET = re.compile(r"^[234]:(easy|medium|hard|expert|mixed)$")
+_BUCKET = re.compile(rf"^[234]:({'|'.join(LEVEL_ORDER)})$")
 _ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
 

@@ -23,6 +23,8 @@ splendor.web.seats.SeatProblem: Two players are called “ana”: give each pers
 """
 
 LEVELS = ("easy", "medium", "hard", "expert")
+#: How each level is named to players (the new-game screen, the opponents' panels, the record).
+LEVEL_LABEL = {level: level.capitalize() for level in LEVELS}
 STARTS = ("random", "person", "bot")
 VARIANT_NAMES = {
     "open_reservations": "Open reservations",
@@ -82,7 +84,8 @@ def check_seats(seats):
             raise SeatProblem(f"Player {i + 1} is not described as a person or a bot.")
         bot = seat.get("bot")
         if bot is not None and bot not in LEVELS:
-            raise SeatProblem(f"Player {i + 1} is a bot of an unknown level (the levels are easy, medium, hard and expert).")
+            raise SeatProblem(f"Player {i + 1} is a bot of an unknown level (the levels are "
+                              f"{', '.join(LEVELS[:-1])} and {LEVELS[-1]}).")
         name = seat.get("name")
         if bot is None:
             if not isinstance(name, str) or not " ".join(name.split()):

@@ -16,9 +16,8 @@ from ..engine import COLORS, TOKEN_COLORS, Action
 from . import learn_view, pass_view, records_io, words
 from .faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
                     letter, lettered, pip)
-from .seats import LEVELS, VARIANT_NAMES
+from .seats import LEVEL_LABEL, LEVELS, VARIANT_NAMES
 
-LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
 VARIANT_HELP = {
     "open_reservations": "Every reserved card is shown face up, deck draws too.",
     "noble_veto": "More nobles are revealed; each player removes one before play.",

@@ -22,6 +22,10 @@ from game_driver import (
 import splendor
 
 EVIL = "<img src=x onerror=alert(1)>"
+# Every text the status line shows from now on, in window.statuses.
+STATUS_WATCH_JS = """() => { window.statuses = [];
+  new MutationObserver(() => { const s = document.getElementById('status'); if (s) window.statuses.push(s.textContent); })
+    .observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
 
 
 def test_a_whole_game_by_clicks_ends_with_the_engine_scores(page, request_log, console_errors):
@@ -86,8 +90,12 @@ def test_three_and_four_player_games_start_and_bots_move(page, request_log, cons
     start(page, opponents=opponents, starts="You", levels=["Easy", "Expert", "Hard"][:opponents])
     opp = page.get_by_role("region", name="Opponents")
     assert opp.get_by_role("region").count() == opponents
+    page.evaluate(STATUS_WATCH_JS)
     play_turn(page)
     settle(page)
+    # The expert (Bot 2) thinks for its 0.8 s, so the page says so (a bot that answers within 0.1 s is not drawn
+    # thinking: no redraw for a "thinking" that would flash).
+    assert any("Bot 2 is thinking" in text for text in page.evaluate("() => window.statuses"))
     record = saved(page)["record"]
     assert record["players"] == opponents + 1
     assert len(record["actions"]) >= opponents + 1  # the person's move and one per bot

@@ -7,7 +7,11 @@ Contract with the page (keep it when replacing the placeholder):
     exports ping(json_text) -> JSON text.
 """
 
+import json
+
 from browser_helpers import READY_TIMEOUT_MS, non_local, ping_worker, wait_ready
+
+import splendor
 
 
 def test_page_boots_and_worker_answers_locally(page, request_log, console_errors, site_url):
@@ -42,10 +46,6 @@ ASK_WORKER_JS = """async (text) => {
 def test_the_worker_plays_the_expert_with_its_shipped_weights(page, request_log, console_errors):
     """The expert level reads its learned weights inside the worker (from the package zip, not a request of the
     page's first paint) and answers with a legal move of its search."""
-    import json
-
-    import splendor
-
     page.set_default_timeout(READY_TIMEOUT_MS)
     page.goto("/?pace=0")
     wait_ready(page)
