@@ -38,9 +38,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if SITE_FIXTURE in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.site)
-    # Tests marked slow first: pytest-xdist hands out the first quarter of the tests one by one to each worker in
-    # turn, so the longest ones run side by side from the start instead of ending the run on one worker.
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    # Tests marked slow first, then the browser tests (7-30 s each), then the many short CPython tests: pytest-xdist
+    # hands tests out in this order, so the longest run side by side from the start and the short ones fill the
+    # end, instead of a long test ending the run on one worker while the other waits.
+    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, "browser" not in Path(str(item.path)).parts))
 
 
 def _copy_site(source: Path, dest: Path) -> dict:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 import splendor
 from a11y_helpers import axe
 from browser_helpers import non_local
@@ -22,6 +24,7 @@ def no_dialogs(page):
     return opened
 
 
+@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
 def test_download_then_open_in_a_fresh_browser_and_play_on(browser, base_url, page, tmp_path, console_errors):
     opened = no_dialogs(page)
     open_game(page)

@@ -28,6 +28,7 @@ STATUS_WATCH_JS = """() => { window.statuses = [];
     .observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
 
 
+@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
 def test_a_whole_game_by_clicks_ends_with_the_engine_scores(page, request_log, console_errors):
     open_game(page)
     start(page, opponents=1, seed=4711, starts="You", name=EVIL)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 import splendor
 from a11y_helpers import axe
 from browser_helpers import wait_ready
@@ -40,6 +42,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
 def test_each_damaged_save_is_told_kept_aside_and_a_game_goes_on(page, site_url, console_errors):
     open_game(page)
     for i, (case, (raw, words)) in enumerate(CASES.items()):

@@ -130,6 +130,7 @@ def test_the_add_to_home_screen_note_does_not_push_the_table_down(playwright, br
         context.close()
 
 
+@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
 def test_a_whole_game_by_taps_on_a_small_phone_never_scrolls(browser, base_url):
     """390x664 (an iPhone's visible area), three bots, every turn tapped to the end: after each turn the table still
     fits the screen, and the end screen fits it too."""

@@ -3,6 +3,7 @@ and the browser offline, every file coming from the service worker's precache.""
 
 from __future__ import annotations
 
+import pytest
 from browser_helpers import wait_ready, worker_state
 from game_driver import is_over, log_text, market_names, near_end_save, open_game, open_save, play_turn, saved, settle
 from pwa_helpers import (
@@ -24,6 +25,7 @@ def position(page):
     return (saved(page), log_text(page), market_names(page), page.locator("#status").text_content())
 
 
+@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
 def test_offline_reload_resumes_the_game_and_plays_it_to_the_end(browser, site_dir):
     precached = precache_paths(site_dir)
     server, url = start_server(site_dir)  # its own server, so it can be stopped mid-test

@@ -14,6 +14,8 @@ import json
 import random
 import re
 
+import pytest
+
 import splendor
 from browser_helpers import wait_ready
 from game_driver import SAVE_KEY, open_game, play_turn, saved
@@ -89,6 +91,7 @@ def settle(page):
     page.wait_for_function(SETTLED_JS, timeout=60_000)
 
 
+@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
 def test_two_people_and_a_bot_play_to_the_end_by_taps(phone):
     page, errors = phone
     save = near_end_save()

@@ -2,7 +2,8 @@
 beforeinstallprompt; the page then offers Install (and only then), which calls the browser's prompt;
 "Not now" is remembered. Storage persistence is asked for once, at the person's first tap or key.
 
-A persistent profile is used: Chromium never offers installation in an incognito context."""
+A persistent profile of the full browser is used: Chromium never offers installation in an incognito context
+or in its headless shell."""
 
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ DISMISSED_KEY = "splendor.pwa.installDismissedAt"
 
 
 @pytest.fixture
-def app_context(browser_type, browser_type_launch_args, tmp_path, site_url):
+def app_context(browser_type, full_chromium_launch_args, tmp_path, site_url):
     context = browser_type.launch_persistent_context(
-        tmp_path / "profile", **browser_type_launch_args, base_url=site_url,
+        tmp_path / "profile", **full_chromium_launch_args, base_url=site_url,
         viewport={"width": 1280, "height": 800},
     )
     context.add_init_script(INSTRUMENT)
