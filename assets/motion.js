@@ -49,9 +49,17 @@
     return el;
   }
 
+  // Flights are drawn once every position is read: a copy added to the page between two reads of positions would
+  // make the browser lay the whole page out again for the second read (one layout per token at each move).
+  let pending = [];
+
   // A copy (``html``) placed over ``from`` travels to the middle of ``to``, shrinking to ``scale`` of its size.
   function fly(kind, html, from, to, delay, scale) {
     if (!from || !to) return;
+    pending.push(() => draw(kind, html, from, to, delay, scale));
+  }
+
+  function draw(kind, html, from, to, delay, scale) {
     const holder = document.createElement("div");
     holder.className = "fly fly-" + kind;
     holder.innerHTML = html;
@@ -113,6 +121,10 @@
     const deck = box("d" + change.level);
     if (!el || !deck) return;
     const r = rectOf(el);
+    pending.push(() => dealFrom(el, r, deck));
+  }
+
+  function dealFrom(el, r, deck) {
     const dx = deck.x - r.x;
     const dy = deck.y - r.y;
     const sx = deck.w / r.w;
@@ -132,13 +144,19 @@
     let changes = [];
     try { changes = JSON.parse(json) || []; } catch (e) { return; }
     last = seen;
-    for (const change of changes) {
+    pending = [];
+    for (const change of changes) {  // first every position read (one layout) ...
       try {
         if (change.kind === "tokens") tokens(change);
         else if (change.kind === "card") card(change);
         else if (change.kind === "noble") noble(change);
         else if (change.kind === "deal") deal(change);
       } catch (e) { /* a move not drawn is never worth an error */ }
+    }
+    const draws = pending;
+    pending = [];
+    for (const drawOne of draws) {  // ... then every flight drawn
+      try { drawOne(); } catch (e) { /* as above */ }
     }
     last = null;
   }
