@@ -28,25 +28,12 @@ def storage_get(page, key):
     return json.loads(text) if text else None
 
 
-def storage_set(page, key, value):
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, value])
-
-
-# A blank page of the site's origin, answered by the test itself. Not a file of the site such as an SVG: a document
-# without <link rel="icon"> makes Chromium ask for /favicon.ico, and the 404 lands in console_errors when the answer
-# comes before the next navigation (seen under load).
-SETUP_PATH = "/__storage_setup__"
-SETUP_PAGE = '<!doctype html><title>storage set-up</title><link rel="icon" href="data:,">'
-
-
 def open_with_storage(page, items, query="pace=0"):
-    """Put ``items`` in the site's localStorage before the game's first start (from a blank page of the same
-    origin, so Python boots once), then open the game."""
-    page.route("**" + SETUP_PATH, lambda route: route.fulfill(status=200, content_type="text/html", body=SETUP_PAGE))
-    page.goto(SETUP_PATH)
-    for key, value in items.items():
-        storage_set(page, key, value)
-    page.unroute("**" + SETUP_PATH)
+    """Put ``items`` in the site's localStorage before the game's first start (an init script of this page that runs
+    once: a reload keeps what the page stored since), then open the game."""
+    page.add_init_script(
+        "if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
+        f"for (const [k, v] of Object.entries({json.dumps(items)})) localStorage.setItem(k, v); }}")
     open_game(page, query)
 
 
