@@ -9,7 +9,8 @@ Fixtures:
   site_url        session: that site served on 127.0.0.1 (free port), e.g. "http://127.0.0.1:41234/"
   base_url        = site_url, so ``page.goto("/")`` opens the game
   context, page   a page of its own in a browser context shared by the tests of a process (warm, as on a person's
-                  second visit), emptied of the test's pages and storage after it; ``phone`` the same at phone size
+                  second visit), emptied of the test's pages and storage after it; ``phone`` the same at phone size,
+                  ``touch_page(width, height)`` on a touch screen of any size
   request_log     every request of the test's context (page, workers, service worker), in order
   console_errors  console messages of type error and uncaught page errors (page and workers)
 Helpers for tests live in browser_helpers.py (``from browser_helpers import wait_ready``).
@@ -179,3 +180,26 @@ def phone(_shared_phone_context, site_url):
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page, errors
     _empty(_shared_phone_context, site_url)
+
+
+@pytest.fixture(scope="session")
+def _shared_touch_context(browser, base_url):
+    """As ``_shared_context``, on a touch screen (a phone's or tablet's browser, device pixel ratio 1)."""
+    context = browser.new_context(base_url=base_url, is_mobile=True, has_touch=True)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def touch_page(_shared_touch_context, site_url):
+    """``touch_page(width, height)``: a page of its own on a touch screen of that size, in a context shared as
+    ``context`` is and emptied after the test."""
+
+    def make(width, height):
+        assert not _shared_touch_context.pages, "a page of an earlier test is still open"
+        page = _shared_touch_context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
+        return page
+
+    yield make
+    _empty(_shared_touch_context, site_url)

@@ -42,41 +42,37 @@ def test_reduced_motion_turns_every_animation_off(page):
     assert flashed.evaluate("(el) => getComputedStyle(el).outlineStyle") == "solid"
 
 
-def test_text_at_200_percent_keeps_the_market_and_your_area_usable(browser, base_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=base_url)
-    page = context.new_page()
-    try:
-        cdp = context.new_cdp_session(page)
-        cdp.send("Page.enable")
-        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
-        open_game(page)
-        assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "32px"
-        width = page.evaluate("() => innerWidth")
-        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
-        start(page, opponents=3, starts="You", seed=2)
-        settle(page)
-        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
-        market = page.get_by_role("region", name="Market")
-        assert market.evaluate("(el) => el.scrollWidth <= el.clientWidth")
-        for button in market.get_by_role("button").all():
-            box = button.bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= width
-        # Text really is larger there (the card faces scale with it too).
-        assert page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.card')).fontSize)") > 16
-        mine = page.get_by_role("region", name="Your area")
-        mine.scroll_into_view_if_needed()
-        assert mine.is_visible()
-        box = mine.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] > 100
-        # Its controls are reachable: the supply's piles and the action prompt fit the width too.
-        for button in page.get_by_role("region", name="Gem supply").get_by_role("button").all():
-            b = button.bounding_box()
-            assert b["x"] + b["width"] <= width and b["height"] >= 44
-        # A card dialog fits the screen.
-        market.get_by_role("button", name=re.compile(r"^Level 1 card")).first.click()
-        dialog = page.get_by_role("dialog")
-        d = dialog.bounding_box()
-        assert d["x"] >= 0 and d["x"] + d["width"] <= width
-        assert dialog.get_by_role("button", name="Close").is_visible()
-    finally:
-        context.close()
+def test_text_at_200_percent_keeps_the_market_and_your_area_usable(page):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.enable")
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+    open_game(page)
+    assert page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == "32px"
+    width = page.evaluate("() => innerWidth")
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    start(page, opponents=3, starts="You", seed=2)
+    settle(page)
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+    market = page.get_by_role("region", name="Market")
+    assert market.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    for button in market.get_by_role("button").all():
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    # Text really is larger there (the card faces scale with it too).
+    assert page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.card')).fontSize)") > 16
+    mine = page.get_by_role("region", name="Your area")
+    mine.scroll_into_view_if_needed()
+    assert mine.is_visible()
+    box = mine.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] > 100
+    # Its controls are reachable: the supply's piles and the action prompt fit the width too.
+    for button in page.get_by_role("region", name="Gem supply").get_by_role("button").all():
+        b = button.bounding_box()
+        assert b["x"] + b["width"] <= width and b["height"] >= 44
+    # A card dialog fits the screen.
+    market.get_by_role("button", name=re.compile(r"^Level 1 card")).first.click()
+    dialog = page.get_by_role("dialog")
+    d = dialog.bounding_box()
+    assert d["x"] >= 0 and d["x"] + d["width"] <= width
+    assert dialog.get_by_role("button", name="Close").is_visible()

@@ -55,14 +55,18 @@ def check_one_screen(page, where):
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_whole_turn_fits_one_screen(browser, base_url, size):
+def test_a_whole_turn_fits_one_screen(browser, base_url, touch_page, size):
     """Three turns, a move being built and a player inspected, first as the page opens, then with the system asking
     for reduced motion (switched while the page is open, as a person may do: the layout and the moves follow it at
     once) for three more turns."""
     w, h, touch = SIZES[size]
-    context = browser.new_context(viewport={"width": w, "height": h}, base_url=base_url, is_mobile=touch and w < 1000,
-                                  has_touch=touch, reduced_motion="no-preference")
-    page = context.new_page()
+    if touch:  # phones and the tablet: a page of its own at this size in the shared touch-screen context
+        context = None
+        page = touch_page(w, h)
+    else:
+        context = browser.new_context(viewport={"width": w, "height": h}, base_url=base_url)
+        page = context.new_page()
+    page.emulate_media(reduced_motion="no-preference")
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
@@ -103,7 +107,8 @@ def test_a_whole_turn_fits_one_screen(browser, base_url, size):
             page.get_by_role("button", name="Clear").click()  # the picked gems go back: the next turn is played
         assert errors == []
     finally:
-        context.close()
+        if context is not None:
+            context.close()
 
 
 def test_the_add_to_home_screen_note_does_not_push_the_table_down(playwright, browser, base_url):
@@ -131,27 +136,22 @@ def test_the_add_to_home_screen_note_does_not_push_the_table_down(playwright, br
 
 
 @pytest.mark.slow  # a whole game: started first (tests/conftest.py)
-def test_a_whole_game_by_taps_on_a_small_phone_never_scrolls(browser, base_url):
+def test_a_whole_game_by_taps_on_a_small_phone_never_scrolls(touch_page):
     """390x664 (an iPhone's visible area), three bots, every turn tapped to the end: after each turn the table still
     fits the screen, and the end screen fits it too."""
-    context = browser.new_context(viewport={"width": 390, "height": 664}, base_url=base_url, is_mobile=True,
-                                  has_touch=True)
-    page = context.new_page()
+    page = touch_page(390, 664)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        open_game(page, "pace=0&bot_budget=iterations:40")
-        start(page, opponents=3, starts="You", seed=77)
-        turns = 0
-        while play_turn(page):
-            turns += 1
-            assert turns < 120, "the game did not end"
-            settle(page)
-            if page.get_by_role("dialog").count() == 0:
-                check_one_screen(page, f"390x664, turn {turns}")
-        end = page.get_by_role("dialog").bounding_box()
-        assert end["x"] >= 0 and end["x"] + end["width"] <= 390 and end["y"] >= 0 and end["y"] + end["height"] <= 664
-        assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
-        assert errors == []
-    finally:
-        context.close()
+    open_game(page, "pace=0&bot_budget=iterations:40")
+    start(page, opponents=3, starts="You", seed=77)
+    turns = 0
+    while play_turn(page):
+        turns += 1
+        assert turns < 120, "the game did not end"
+        settle(page)
+        if page.get_by_role("dialog").count() == 0:
+            check_one_screen(page, f"390x664, turn {turns}")
+    end = page.get_by_role("dialog").bounding_box()
+    assert end["x"] >= 0 and end["x"] + end["width"] <= 390 and end["y"] >= 0 and end["y"] + end["height"] <= 664
+    assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
+    assert errors == []

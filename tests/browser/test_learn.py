@@ -266,62 +266,57 @@ def near_end_save(seed=31):
             "log": [], "id": "test-near-end"}
 
 
-def test_the_record_counts_a_finished_game_once_and_the_end_screen_links_to_the_deal(browser, base_url):
-    context = browser.new_context(base_url=base_url)
+def test_the_record_counts_a_finished_game_once_and_the_end_screen_links_to_the_deal(page, base_url):
     # No clipboard here: the link is shown in a field to copy by hand.
-    context.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
-    page = context.new_page()
+    page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        save = near_end_save()
-        seed = save["record"]["seed"]
-        open_with_storage(page, {SAVE_KEY: json.dumps(save)})
-        for _ in range(3):  # the last turn of the final round (with tokens to give back, a second step)
-            if not play_turn(page):
-                break
-        settle(page)
-        assert is_over(page)
-        game = splendor.replay(saved(page)["record"])
-        assert game.is_over
-        record = storage_get(page, RECORD_KEY)
-        row = record["games"]["2:medium"]
-        assert row["played"] == 1 and row["won"] == (1 if 0 in game.winners else 0)
-        assert row["best"] == game.scores[0]
-        # The end screen's link to this deal.
-        end = page.get_by_role("dialog")
-        end.get_by_role("button", name="Copy a link to this deal").click()
-        field = end.get_by_role("textbox", name=re.compile("copy this link"))
-        link = field.input_value()
-        assert link == f"{base_url.rstrip('/')}/?seed={seed}&players=2&bots=medium&first=bot"
-        assert page.evaluate("() => document.activeElement.id") == "deal-url"
-        assert not (found := axe(page, base_url)), "the end screen's link:\n" + "\n".join(found)
-        # A reload of the end screen does not count the game again.
-        page.reload()
-        wait_ready(page)
-        assert page.get_by_role("dialog").get_by_role("table", name="Final scores").is_visible()
-        assert storage_get(page, RECORD_KEY)["games"]["2:medium"]["played"] == 1
-        # The record on the new-game screen, with the device note and the download.
-        page.get_by_role("dialog").get_by_role("button", name="New game").click()
-        panel = page.get_by_role("region", name="Your record")
-        assert "of 1" in panel.get_by_role("table").inner_text()
-        assert "on this device only" in panel.inner_text()
-        assert not (found := axe(page, base_url)), "the record:\n" + "\n".join(found)
-        with page.expect_download() as download:
-            panel.get_by_role("button", name="Download your record (JSON)").click()
-        data = json.loads(open(download.value.path()).read())
-        assert data["games"]["2:medium"]["played"] == 1
-        # The link opens the same deal on the new-game screen.
-        page.goto(link)
-        wait_ready(page)
-        assert page.locator("#set-seed").input_value() == str(seed)
-        page.get_by_role("button", name="Start game").click()
-        page.get_by_role("region", name="Market").wait_for()
-        assert saved(page)["record"]["seed"] == seed
-        assert splendor.replay(saved(page)["record"]).market == splendor.new_game(players=2, seed=seed).market
-        assert errors == []
-    finally:
-        context.close()
+    save = near_end_save()
+    seed = save["record"]["seed"]
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    for _ in range(3):  # the last turn of the final round (with tokens to give back, a second step)
+        if not play_turn(page):
+            break
+    settle(page)
+    assert is_over(page)
+    game = splendor.replay(saved(page)["record"])
+    assert game.is_over
+    record = storage_get(page, RECORD_KEY)
+    row = record["games"]["2:medium"]
+    assert row["played"] == 1 and row["won"] == (1 if 0 in game.winners else 0)
+    assert row["best"] == game.scores[0]
+    # The end screen's link to this deal.
+    end = page.get_by_role("dialog")
+    end.get_by_role("button", name="Copy a link to this deal").click()
+    field = end.get_by_role("textbox", name=re.compile("copy this link"))
+    link = field.input_value()
+    assert link == f"{base_url.rstrip('/')}/?seed={seed}&players=2&bots=medium&first=bot"
+    assert page.evaluate("() => document.activeElement.id") == "deal-url"
+    assert not (found := axe(page, base_url)), "the end screen's link:\n" + "\n".join(found)
+    # A reload of the end screen does not count the game again.
+    page.reload()
+    wait_ready(page)
+    assert page.get_by_role("dialog").get_by_role("table", name="Final scores").is_visible()
+    assert storage_get(page, RECORD_KEY)["games"]["2:medium"]["played"] == 1
+    # The record on the new-game screen, with the device note and the download.
+    page.get_by_role("dialog").get_by_role("button", name="New game").click()
+    panel = page.get_by_role("region", name="Your record")
+    assert "of 1" in panel.get_by_role("table").inner_text()
+    assert "on this device only" in panel.inner_text()
+    assert not (found := axe(page, base_url)), "the record:\n" + "\n".join(found)
+    with page.expect_download() as download:
+        panel.get_by_role("button", name="Download your record (JSON)").click()
+    data = json.loads(open(download.value.path()).read())
+    assert data["games"]["2:medium"]["played"] == 1
+    # The link opens the same deal on the new-game screen.
+    page.goto(link)
+    wait_ready(page)
+    assert page.locator("#set-seed").input_value() == str(seed)
+    page.get_by_role("button", name="Start game").click()
+    page.get_by_role("region", name="Market").wait_for()
+    assert saved(page)["record"]["seed"] == seed
+    assert splendor.replay(saved(page)["record"]).market == splendor.new_game(players=2, seed=seed).market
+    assert errors == []
 
 
 def test_a_damaged_record_is_kept_aside_and_the_person_told(page, console_errors):

@@ -97,19 +97,16 @@ def test_a_bought_card_travels_a_new_one_is_dealt_and_the_noble_travels(page):
     assert any("noble visits you" in t for t in page.evaluate("() => window.__said"))
 
 
-def test_with_reduced_motion_nothing_flies_and_bots_do_not_wait(browser, base_url):
-    context = browser.new_context(base_url=base_url, reduced_motion="reduce", viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    try:
-        open_game(page, QUERY)
-        start(page, opponents=1, starts="You", seed=8)
-        settle(page)
-        take_three(page)
-        settle(page)
-        assert page.evaluate(LOG_JS) == []
-        assert page.evaluate(RUNNING_JS) == []
-    finally:
-        context.close()
+def test_with_reduced_motion_nothing_flies_and_bots_do_not_wait(page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(reduced_motion="reduce")  # as the system asks before the page opens
+    open_game(page, QUERY)
+    start(page, opponents=1, starts="You", seed=8)
+    settle(page)
+    take_three(page)
+    settle(page)
+    assert page.evaluate(LOG_JS) == []
+    assert page.evaluate(RUNNING_JS) == []
 
 
 CUES_JS = """() => {
