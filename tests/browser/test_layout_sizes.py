@@ -55,60 +55,55 @@ def check_one_screen(page, where):
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_whole_turn_fits_one_screen(browser, base_url, touch_page, size):
+def test_a_whole_turn_fits_one_screen(request, touch_page, size):
     """Three turns, a move being built and a player inspected, first as the page opens, then with the system asking
     for reduced motion (switched while the page is open, as a person may do: the layout and the moves follow it at
     once) for three more turns."""
     w, h, touch = SIZES[size]
     if touch:  # phones and the tablet: a page of its own at this size in the shared touch-screen context
-        context = None
         page = touch_page(w, h)
-    else:
-        context = browser.new_context(viewport={"width": w, "height": h}, base_url=base_url)
-        page = context.new_page()
+    else:  # the desktop: a page of its own in the shared context of mouse and keyboard
+        page = request.getfixturevalue("page")
+        page.set_viewport_size({"width": w, "height": h})
     page.emulate_media(reduced_motion="no-preference")
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
-        open_game(page, "pace=0&bot_budget=iterations:40")
-        start(page, opponents=3 if "390x664" in size or "landscape" in size else 2, starts="You", seed=31)
-        settle(page)
-        check_one_screen(page, f"{size}, start")
-        for motion in ("no-preference", "reduce"):
-            page.emulate_media(reduced_motion=motion)
-            assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches") == (motion == "reduce")
-            where = f"{size}, {motion}"
-            for turn in range(3):
-                play_turn(page)
-                settle(page)
-                check_one_screen(page, f"{where}, after turn {turn + 1}")
-            # A move being built (gems picked) keeps everything in place too.
-            while not re.match(r"Your turn[.,]", page.locator("#status").text_content()):
-                assert play_turn(page), f"{where}: the game ended before a turn to pick gems in"  # a return, a noble
-                settle(page)
-            piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
-                "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
-                if b.get_attribute("aria-disabled") != "true"]
-            assert piles, f"{where}: no pile to pick from"
-            for pile in piles[:3]:
-                pile.tap() if touch else pile.click()
-            check_one_screen(page, f"{where}, gems picked")
-            assert page.get_by_role("button", name=re.compile(r"^Take ")).is_visible()
-            # A tap on an opponent opens everything they hold.
-            opponent = page.get_by_role("button", name=re.compile(r"^See all of Bot 1's cards"))
-            opponent.tap() if touch else opponent.click()
-            dialog = page.get_by_role("dialog")
-            assert dialog.get_by_role("heading", name=re.compile(r"^Bot 1: \d+ points?$")).is_visible()
-            assert "Bought cards" in dialog.inner_text() and "Reserved cards" in dialog.inner_text()
-            d = dialog.bounding_box()
-            assert d["x"] >= 0 and d["x"] + d["width"] <= w
-            dialog.get_by_role("button", name="Close").click()
-            assert page.get_by_role("dialog").count() == 0
-            page.get_by_role("button", name="Clear").click()  # the picked gems go back: the next turn is played
-        assert errors == []
-    finally:
-        if context is not None:
-            context.close()
+    open_game(page, "pace=0&bot_budget=iterations:40")
+    start(page, opponents=3 if "390x664" in size or "landscape" in size else 2, starts="You", seed=31)
+    settle(page)
+    check_one_screen(page, f"{size}, start")
+    for motion in ("no-preference", "reduce"):
+        page.emulate_media(reduced_motion=motion)
+        assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches") == (motion == "reduce")
+        where = f"{size}, {motion}"
+        for turn in range(3):
+            play_turn(page)
+            settle(page)
+            check_one_screen(page, f"{where}, after turn {turn + 1}")
+        # A move being built (gems picked) keeps everything in place too.
+        while not re.match(r"Your turn[.,]", page.locator("#status").text_content()):
+            assert play_turn(page), f"{where}: the game ended before a turn to pick gems in"  # a return, a noble
+            settle(page)
+        piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
+            "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
+            if b.get_attribute("aria-disabled") != "true"]
+        assert piles, f"{where}: no pile to pick from"
+        for pile in piles[:3]:
+            pile.tap() if touch else pile.click()
+        check_one_screen(page, f"{where}, gems picked")
+        assert page.get_by_role("button", name=re.compile(r"^Take ")).is_visible()
+        # A tap on an opponent opens everything they hold.
+        opponent = page.get_by_role("button", name=re.compile(r"^See all of Bot 1's cards"))
+        opponent.tap() if touch else opponent.click()
+        dialog = page.get_by_role("dialog")
+        assert dialog.get_by_role("heading", name=re.compile(r"^Bot 1: \d+ points?$")).is_visible()
+        assert "Bought cards" in dialog.inner_text() and "Reserved cards" in dialog.inner_text()
+        d = dialog.bounding_box()
+        assert d["x"] >= 0 and d["x"] + d["width"] <= w
+        dialog.get_by_role("button", name="Close").click()
+        assert page.get_by_role("dialog").count() == 0
+        page.get_by_role("button", name="Clear").click()  # the picked gems go back: the next turn is played
+    assert errors == []
 
 
 def test_the_add_to_home_screen_note_does_not_push_the_table_down(playwright, browser, base_url):
