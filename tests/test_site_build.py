@@ -184,9 +184,20 @@ def test_package_zip_is_compiled_again_for_another_pyodide(built, monkeypatch, t
         calls.append(args[2])
         return real_run(args, **kwargs)
 
+    monkeypatch.setattr(build_site, "PACKAGE_CACHE_DIR", tmp_path / "cache")  # not the repository's cache
     monkeypatch.setattr(build_site.subprocess, "run", counting_run)
     monkeypatch.setattr(build_site, "compiler_key", lambda: "another-pyodide0")
     assert build_site.build_package_zip(out)
     assert calls == ["package"]
     with zipfile.ZipFile(out / build_site.PACKAGE_ZIP) as archive:
         assert archive.comment == b"another-pyodide0"
+    # Another folder built from the same sources by the same Pyodide takes the compiled zip from the cache: node is
+    # not started again, and the zip is the same.
+    elsewhere = tmp_path / "elsewhere"
+    assert build_site.build_package_zip(elsewhere)
+    assert calls == ["package"]
+    assert (elsewhere / build_site.PACKAGE_ZIP).read_bytes() == (out / build_site.PACKAGE_ZIP).read_bytes()
+    # The same sources for another Pyodide are compiled again.
+    monkeypatch.setattr(build_site, "compiler_key", lambda: "another-pyodide1")
+    assert build_site.build_package_zip(elsewhere)
+    assert calls == ["package", "package"]

@@ -275,6 +275,26 @@ def write_index(out: Path) -> None:
     _write_if_changed(out / "index.html", html.replace(CONFIG_ATTRIBUTE, f'config="{inline}"').encode("utf-8"))
 
 
+# Compiled package zips kept beside the compiled standard library, by content: a build into another folder (the test
+# session's, a clean site/) copies one instead of starting node and Pyodide again (about 4 s).
+PACKAGE_CACHE_KEEP = 4
+PACKAGE_CACHE_DIR = ROOT / STDLIB_CACHE
+
+
+def _package_cache_path(sources: dict[str, bytes], key: str) -> Path:
+    digest = hashlib.sha256(key.encode("ascii"))
+    for rel in sorted(sources):
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(sources[rel]).digest())
+    return PACKAGE_CACHE_DIR / f"package-{digest.hexdigest()[:24]}.zip"
+
+
+def _copy_atomically(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    shutil.copyfile(source, partial)
+    os.replace(partial, target)
+
+
 def build_package_zip(out: Path) -> bool:
     """Write out/splendor.zip (sources + Pyodide bytecode) unless it is current. Returns True when written."""
     sources = {rel: (ROOT / rel).read_bytes() for rel in browser_package_files()}
@@ -282,6 +302,10 @@ def build_package_zip(out: Path) -> bool:
     key = compiler_key()
     if _zip_is_current(target, sources, key):
         return False
+    cached = _package_cache_path(sources, key)
+    if _zip_is_current(cached, sources, key):  # compiled before, by this Pyodide, from exactly these sources
+        _copy_atomically(cached, target)
+        return True
     node = _node()
     modules = [rel for rel in sources if rel.endswith(".py")]
     with tempfile.TemporaryDirectory(prefix="splendor-pyc-") as tmp:
@@ -309,6 +333,13 @@ def build_package_zip(out: Path) -> bool:
             info.external_attr = 0o644 << 16
             archive.writestr(info, entries[name])
     os.replace(partial, target)
+    try:  # kept for the next build elsewhere; a cache that cannot be written only costs the next build its time
+        _copy_atomically(target, cached)
+        kept = sorted(cached.parent.glob("package-*.zip"), key=lambda path: path.stat().st_mtime, reverse=True)
+        for old in kept[PACKAGE_CACHE_KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
     return True
 
 
