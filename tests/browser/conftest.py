@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -74,12 +75,13 @@ def _missing(path, package):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """The browser tests run on Chromium's headless shell (``tools.chromium.HEADLESS_SHELL``: the same engine,
-    about 15% less CPU a test); without it, on the full browser (CI installs both: `make test`)."""
+    about 15% less CPU a test); without it, on the full browser, with a warning (`make test` installs both)."""
     args = list(browser_type_launch_args.get("args", [])) + CHROMIUM_ARGS
     if _runnable(HEADLESS_SHELL):
         return {**browser_type_launch_args, "executable_path": HEADLESS_SHELL, "args": args}
-    if os.environ.get("CI"):
-        _missing(HEADLESS_SHELL, "chromium-headless-shell")
+    # Without the shell the same tests run on the full browser: every test still runs, only slower.
+    warnings.warn(f"{HEADLESS_SHELL} not found: the browser tests run on {CHROMIUM}, about 15% slower "
+                  "(apt-get install -y chromium-headless-shell, or `make test`)", stacklevel=1)
     if not _runnable(CHROMIUM):
         _missing(CHROMIUM, "chromium")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": args}
