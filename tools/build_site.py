@@ -289,9 +289,11 @@ def _package_cache_path(sources: dict[str, bytes], key: str) -> Path:
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
+    """Copy with its modification time (``_same_file`` compares it), through a temporary name: a reader sees the old
+    file or the new one, never half of it."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    shutil.copyfile(source, partial)
+    shutil.copy2(source, partial)
     os.replace(partial, target)
 
 
@@ -410,10 +412,7 @@ def sync_tree(out: Path, wanted: dict[str, Path]) -> tuple[int, int]:
         dest = out / rel
         if _same_file(src, dest):
             continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(dest.name + ".tmp")
-        shutil.copy2(src, tmp)
-        os.replace(tmp, dest)
+        _copy_atomically(src, dest)
         copied += 1
     keep = set(wanted) | GENERATED | BUILT
     for path in list(_walk(out)) if out.is_dir() else []:

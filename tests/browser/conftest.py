@@ -113,6 +113,12 @@ def _shared_context(browser, browser_context_args):
     context.close()
 
 
+def _own_page(context):
+    """A new page in a shared context, for one test (the one before it must have closed its pages)."""
+    assert not context.pages, "a page of an earlier test is still open"
+    return context.new_page()
+
+
 def _empty(context, site_url):
     """Close the test's pages and empty what they stored, keeping what a person's next visit would find warm."""
     for page in list(context.pages):
@@ -176,8 +182,7 @@ def _shared_phone_context(browser, base_url):
 def phone(_shared_phone_context, site_url):
     """(page, errors): a page of its own at a phone's size (``tools.chromium.PHONE``: 390x844, touch) and the
     uncaught errors it raises; its context is shared as ``context`` is, and emptied after the test."""
-    assert not _shared_phone_context.pages, "a page of an earlier test is still open"
-    page = _shared_phone_context.new_page()
+    page = _own_page(_shared_phone_context)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page, errors
@@ -198,8 +203,7 @@ def touch_page(_shared_touch_context, site_url):
     ``context`` is and emptied after the test."""
 
     def make(width, height):
-        assert not _shared_touch_context.pages, "a page of an earlier test is still open"
-        page = _shared_touch_context.new_page()
+        page = _own_page(_shared_touch_context)
         page.set_viewport_size({"width": width, "height": height})
         return page
 

@@ -55,13 +55,13 @@ def check_one_screen(page, where):
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_whole_turn_fits_one_screen(request, touch_page, size):
+def test_a_whole_turn_fits_one_screen(request, size):
     """Three turns, a move being built and a player inspected, first as the page opens, then with the system asking
     for reduced motion (switched while the page is open, as a person may do: the layout and the moves follow it at
     once) for three more turns."""
     w, h, touch = SIZES[size]
     if touch:  # phones and the tablet: a page of its own at this size in the shared touch-screen context
-        page = touch_page(w, h)
+        page = request.getfixturevalue("touch_page")(w, h)
     else:  # the desktop: a page of its own in the shared context of mouse and keyboard
         page = request.getfixturevalue("page")
         page.set_viewport_size({"width": w, "height": h})
