@@ -18,7 +18,15 @@ LEVEL_DOTS = {1: "•", 2: "••", 3: "•••"}
 
 def esc(text):
     """Text made safe to put inside HTML, attributes included."""
-    return escape(str(text), quote=True)
+    text = str(text)
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:  # most texts need nothing
+        return escape(text, quote=True)
+    return text
+
+
+@lru_cache(maxsize=256)
+def _attr_name(key):
+    return key.rstrip("_").replace("_", "-")
 
 
 def attrs(**values):
@@ -27,8 +35,7 @@ def attrs(**values):
     for key, value in values.items():
         if value is None or value is False:
             continue
-        name = key.rstrip("_").replace("_", "-")
-        out.append(f" {name}" if value is True else f' {name}="{esc(value)}"')
+        out.append(f" {_attr_name(key)}" if value is True else f' {_attr_name(key)}="{esc(value)}"')
     return "".join(out)
 
 
