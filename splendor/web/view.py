@@ -251,6 +251,8 @@ def render_game(app):
         " over" if over else "")
     coach = learn_view.coach_box(app)
     returning = " returning" if my_turn and g.phase == "return" else ""
+    others = [(app.person + i) % g.players_count for i in range(1, g.players_count)]
+    opponents = "".join(region(f"seat{seat}", opponent(app, seat)) for seat in others)
     return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}">
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
@@ -261,16 +263,16 @@ def render_game(app):
 {fallback_note(app)}
 {moment_banner(app)}
 <main class="table" id="main">
-<section class="opponents" aria-label="Opponents">{''.join(opponent(app, (app.person + i) % g.players_count) for i in range(1, g.players_count))}</section>
+<section class="opponents" aria-label="Opponents">{opponents}</section>
 <section class="board" aria-label="Board">
-{nobles_row(app)}
+{region("nobles", nobles_row(app))}
 {market(app)}
 </section>
 <section class="mine-col" aria-label="Your side">
-{supply(app)}
+{region("supply", supply(app))}
 {coach}
-{action_bar(app)}
-{my_area(app)}
+{region("bar", action_bar(app))}
+{region("mine", my_area(app))}
 </section>
 <section class="log" aria-label="Game log">
 <h2>Log</h2>
@@ -303,13 +305,21 @@ def nobles_row(app):
     return f'<section class="nobles" aria-label="Nobles"><h2 class="sr-only">{esc(title)}</h2><div class="noble-row">{tiles}</div></section>'
 
 
+def region(key, html):
+    """``html`` marked as a part of the page that changes apart from the rest (assets/patch.js): a redraw in which
+    its HTML is the same string as on the page does not parse it again. ``key`` is unique on the page; regions do
+    not nest."""
+    return f"<!--r:{key}-->{html}<!--/r-->"
+
+
 def market(app):
     g = app.game
     rows = []
     for level in (3, 2, 1):
-        cards = "".join(market_card(app, level, slot, card) for slot, card in enumerate(g.market[level - 1]))
+        cards = "".join(region(f"m{level}{slot}", market_card(app, level, slot, card))
+                        for slot, card in enumerate(g.market[level - 1]))
         rows.append(f'<div class="market-row lvl-{level}" role="group" aria-label="Level {level} cards" data-grid-row>'
-                    f'{deck_button(app, level)}{cards}</div>')
+                    f'{region(f"d{level}", deck_button(app, level))}{cards}</div>')
     # data-grid: arrow keys move between the cards and decks (splendor/web/keyboard.py)
     return (f'<section class="market" aria-label="Market" data-grid="market"><h2 class="sr-only">Market</h2>'
             f'{"".join(rows)}</section>')
@@ -627,7 +637,7 @@ def log_list(app):
             text = esc(e["text"])
         # Keyed by its place in the log: a redraw adds the new entries at the top and leaves the others as they are
         # (assets/patch.js), instead of rewriting every line one place down.
-        items.append(f'<li class="{cls}" data-key="{i}">{text}</li>')
+        items.append(region(f"log{i}", f'<li class="{cls}" data-key="{i}">{text}</li>'))
     # Focusable, so that the scrolling list can be read and scrolled with the keyboard.
     return f'<ol class="log-list" reversed tabindex="0" aria-label="Moves, newest first">{"".join(items)}</ol>'
 
