@@ -6,7 +6,9 @@
  * before() notes where every [data-fly] element, pile, deck and seat was (and a copy of the elements that may leave);
  * after() draws copies flying from there to where things are now. Transforms only (no layout change), 250-450 ms,
  * and nothing at all when the system asks for reduced motion. Every animation started is counted in
- * splendorMotion.log (kind and count), for the tests.
+ * splendorMotion.log (kind and count), for the tests. A person's own move flies before the page is redrawn
+ * (main.py answer_first): now() draws the pieces flying from where they are drawn, and the page is redrawn once they
+ * have landed (landed()); only the new market card's deal comes after the redraw.
  */
 (() => {
   "use strict";
@@ -21,21 +23,40 @@
     return { x: r.left, y: r.top, w: r.width, h: r.height };
   }
 
+  // Where a thing is: its place, and its HTML (read only if a flight needs it: a copy of it flies).
+  function place(el) {
+    return { rect: rectOf(el), el, get html() { return el.outerHTML; } };
+  }
+
+  // now(): a card or noble that flies is hidden where it was until the page is redrawn (the redraw puts what is
+  // there now in its place), so that it is not seen twice. Hidden after every position is read.
+  function leaves(old) {
+    if (live && old && old.el) pending.push(() => { old.el.style.visibility = "hidden"; });
+  }
+
   function before() {
     if (reduced()) { last = null; return; }
     const seen = {};
-    for (const el of document.querySelectorAll("[data-fly]")) {
-      seen[el.dataset.fly] = { rect: rectOf(el), html: el.outerHTML };
-    }
+    for (const el of document.querySelectorAll("[data-fly]")) seen[el.dataset.fly] = place(el);
     for (const el of document.querySelectorAll('[id^="pile-"], [id^="seat-"], [id^="d"].deck')) {
-      seen["#" + el.id] = { rect: rectOf(el) };
+      seen["#" + el.id] = place(el);
     }
     last = seen;
   }
 
+  // Where ``key`` ("card:<code>", "noble:<code>", "#<id>") was before the redraw: from before(), or, for now(), on
+  // the page as it still is.
+  let live = false;
+  function was(key) {
+    if (!live) return last[key];
+    const el = key.startsWith("#") ? document.getElementById(key.slice(1))
+      : document.querySelector(`[data-fly="${key}"]`);
+    return el ? place(el) : undefined;
+  }
+
   function box(id) {
     const el = document.getElementById(id);
-    return el ? rectOf(el) : last && last["#" + id] ? last["#" + id].rect : null;
+    return el ? rectOf(el) : !live && last && last["#" + id] ? last["#" + id].rect : null;
   }
 
   function layer() {
@@ -62,7 +83,8 @@
   function draw(kind, html, from, to, delay, scale) {
     const holder = document.createElement("div");
     holder.className = "fly fly-" + kind;
-    holder.innerHTML = html;
+    if (typeof html === "string") holder.innerHTML = html;
+    else holder.append(html);  // an element made for the flight (a token: a copy of the pile's gem)
     const el = holder.firstElementChild || holder;
     holder.style.cssText = `left:${from.x}px;top:${from.y}px;width:${from.w}px;height:${from.h}px`;
     if (el !== holder) el.removeAttribute("id");
@@ -79,7 +101,10 @@
     anim.oncancel = done;
   }
 
-  function gemHtml(color) {
+  function gemOf(color) {
+    // The pile's own gem, copied as an element (no HTML to parse); drawn from the sprite if the pile has none.
+    const drawn = document.querySelector(`#pile-${color} svg.gem`);
+    if (drawn) return drawn.cloneNode(true);
     return `<svg class="gem gem-${color}" viewBox="0 0 24 24"><use href="assets/gems.svg#gem-${color}"></use></svg>`;
   }
 
@@ -91,7 +116,7 @@
       const size = Math.min(pile.w, pile.h, 40);
       const at = (r) => ({ x: r.x + r.w / 2 - size / 2, y: r.y + r.h / 2 - size / 2, w: size, h: size });
       const [from, to] = change.from === "supply" ? [at(pile), at(seat)] : [at(seat), at(pile)];
-      fly("tokens", gemHtml(color), from, to, i * 60, 0.8);
+      fly("tokens", gemOf(color), from, to, i * 60, 0.8);
     });
   }
 
@@ -99,21 +124,25 @@
     const seat = box("seat-" + change.to);
     let from = null;
     let html = "";
-    const old = change.code && last["card:" + change.code];
+    const old = change.code && was("card:" + change.code);
+    const deck = change.from === "deck" && was("#d" + change.level);
+    const seatWas = was("#seat-" + change.to);
     if (old) { from = old.rect; html = old.html; }
-    else if (change.from === "deck" && last["#d" + change.level]) { from = last["#d" + change.level].rect; }
-    else if (last["#seat-" + change.to]) {
-      const s = last["#seat-" + change.to].rect;
+    else if (deck) { from = deck.rect; }
+    else if (seatWas) {
+      const s = seatWas.rect;
       from = { x: s.x + s.w / 2 - 20, y: s.y + s.h / 2 - 28, w: 40, h: 56 };
     }
     if (!html) html = `<div class="mini back lvl-${change.level || 1}"></div>`;
     fly("card", html, from, seat && { x: seat.x + seat.w / 2 - 10, y: seat.y + seat.h / 2 - 10, w: 20, h: 20 }, 0, 0.35);
+    leaves(old);
   }
 
   function noble(change) {
-    const old = last["noble:" + change.code];
+    const old = was("noble:" + change.code);
     const seat = box("seat-" + change.to);
     if (old && seat) fly("noble", old.html, old.rect, { x: seat.x + seat.w / 2, y: seat.y + 4, w: 1, h: 1 }, 150, 0.45);
+    if (old && seat) leaves(old);
   }
 
   function deal(change) {
@@ -141,9 +170,22 @@
     const seen = last;
     last = null;
     if (!seen || reduced()) return;
+    last = seen;
+    draw_all(json);
+    last = null;
+  }
+
+  // The flights of ``json`` from where things are drawn now, with nothing changed on the page yet (a person's
+  // move, main.py answer_first): no before(), and only what flies is read.
+  function now(json) {
+    if (reduced()) return;
+    live = true;
+    try { draw_all(json); } finally { live = false; }
+  }
+
+  function draw_all(json) {
     let changes = [];
     try { changes = JSON.parse(json) || []; } catch (e) { return; }
-    last = seen;
     pending = [];
     for (const change of changes) {  // first every position read (one layout) ...
       try {
@@ -158,8 +200,25 @@
     for (const drawOne of draws) {  // ... then every flight drawn
       try { drawOne(); } catch (e) { /* as above */ }
     }
-    last = null;
   }
 
-  window.splendorMotion = { before, after, log, duration: DURATION };
+  // ``callback`` once the next frame is painted (a tap's first answer is on screen before the page is redrawn),
+  // or after 200 ms where frames are not drawn (a hidden tab).
+  function afterPaint(callback) {
+    let done = false;
+    const once = () => { if (!done) { done = true; callback(); } };
+    requestAnimationFrame(() => setTimeout(once, 0));
+    setTimeout(once, 200);
+  }
+
+  // ``callback`` once every piece in flight has landed (in the frame after; at most 2 s, for a hidden tab).
+  function landed(callback) {
+    let done = false;
+    const once = () => { if (!done) { done = true; callback(); } };
+    const flying = document.getAnimations().filter((a) => String(a.id).startsWith("fly-") && a.playState !== "finished");
+    Promise.all(flying.map((a) => a.finished.catch(() => null))).then(() => afterPaint(once));
+    setTimeout(once, 2000);
+  }
+
+  window.splendorMotion = { before, after, now, afterPaint, landed, reduced, log, duration: DURATION };
 })();

@@ -20,7 +20,7 @@ import js
 
 js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python is running our code
 
-from pyodide.ffi import create_proxy, jsnull  # noqa: E402
+from pyodide.ffi import create_once_callable, create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
 from splendor.web import keyboard, learn_page, pass_view, records_io, records_page, view  # noqa: E402
@@ -164,7 +164,8 @@ keys = keyboard.Keys(document, root)
 announcer = document.getElementById("announce")
 _tasks = set()
 _listeners = []
-state = {"worker": None, "worker_failed": param("worker") == "off", "opener": "", "bots": None, "booting": None}
+# epoch: counts the page's inputs and redraws (a view rendered ahead of its redraw is used only if none came between)
+state = {"epoch": 0, "worker": None, "worker_failed": param("worker") == "off", "opener": "", "bots": None, "booting": None}
 
 
 def spawn(coro):
@@ -181,7 +182,9 @@ def _report(task):
 
 
 # -- rendering -----------------------------------------------------------------------------------------------------
-def render():
+def render(html=None):
+    """Draw the page from ``app`` (``html``: the view already rendered for the app as it is now)."""
+    state["epoch"] += 1
     active = document.activeElement
     active_id = "" if _null(active) else str(active.id or "")
     was_in_dialog = not _null(active) and not _null(active.closest('[role="dialog"]'))
@@ -190,15 +193,17 @@ def render():
     changes = app.take_changes()
     if changes and not _null(motion):
         motion.before()
-    html = view.render(app)
+    if html is None:
+        html = view.render(app)
     patch = getattr(js.window, "splendorPatch", None)
     if _null(patch):
         root.innerHTML = html
     else:
         patch(root, html, bool(changes), keys.marks())  # only what changed is redrawn (assets/patch.js)
-    if changes:
+    if any(c["kind"] != "deal" for c in changes):  # (a person's move was marked when its pieces flew: answer_first)
         state["moved_at"] = time.perf_counter()
         js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
+    if changes:
         if not _null(motion):
             motion.after(json.dumps(changes))
     state["moment_keep"] = ""
@@ -261,6 +266,7 @@ def announce(text):
 
 # -- input -----------------------------------------------------------------------------------------------------------
 def on_click(event):
+    state["epoch"] += 1
     el = event.target.closest("[data-act]")
     if _null(el) or not root.contains(el):
         return
@@ -284,7 +290,50 @@ def on_click(event):
     app.act(act, data)
     if had_dialog and app.selected is None and not state["opener"]:
         state["opener"] = ""
-    render()
+    if not answer_first(act, before):
+        after_click(act, before)
+
+
+def answer_first(act, before):
+    """A tap that applied a move is answered in its own frame: the pieces it moves fly at once from where they are
+    drawn, and the controls of the move fade (``committing``, assets/style.css). The bot is asked and the view
+    rendered in the next frame, and the page settles into the new state when the pieces have landed (with
+    ``?pace=0``, in the frame after). Redrawing first made the tap wait for the whole redraw before anything moved
+    (about 200 ms with the CPU slowed 4x), and a redraw while the pieces fly stalls their frames. The new market
+    card is dealt from its deck after the redraw, to where it is drawn. False (nothing done) without motion (reduced
+    motion, nothing moved): the tap waits for its redraw, as a tap that moves nothing does."""
+    motion = getattr(js.window, "splendorMotion", None)
+    if _null(motion) or not app.changes or motion.reduced():
+        return False
+    early = [c for c in app.changes if c["kind"] != "deal"]
+    if not early:
+        return False
+    app.changes = [c for c in app.changes if c["kind"] == "deal"]
+    motion.now(json.dumps(early))
+    screen = root.firstElementChild
+    if not _null(screen):
+        screen.classList.add("committing")  # until the redraw, which draws the page from the app again
+    state["moved_at"] = time.perf_counter()
+    js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
+    epoch = state["epoch"]
+    ahead = {}
+
+    def settle():
+        after_click(act, before, ahead.get("html") if state["epoch"] == epoch else None, asked=True)
+
+    def ask_and_render():
+        start_bots(act, before)
+        if state["epoch"] == epoch:
+            ahead["html"] = view.render(app)
+        (motion.landed if PACE > 0 else motion.afterPaint)(create_once_callable(settle))
+
+    motion.afterPaint(create_once_callable(ask_and_render))
+    return True
+
+
+def after_click(act, before, html=None, asked=False):
+    """The rest of a tap: the redraw, then what it starts (a hint, a copy, the bots unless ``asked``)."""
+    render(html)
     if act == "hint" and app.message.startswith("Looking"):
         spawn(run_hint())
     if act == "copy-link" and app.link_copy:
@@ -292,6 +341,12 @@ def on_click(event):
     if app.guide_fault:
         js.console.warn(f"Splendor: the guide went quiet ({app.guide_fault})")
         app.guide_fault = ""
+    if not asked:
+        start_bots(act, before)
+
+
+def start_bots(act, before):
+    """After a tap: the bots play if it moved or started a game (``before``: the length of the history then)."""
     after = len(app.game.history) if app.game else -1
     if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue"):
         if act in ("undo", "start", "again", "guided-start"):
@@ -317,6 +372,7 @@ def form_values():
 
 
 def on_change(event):
+    state["epoch"] += 1
     el = event.target
     if not _null(el) and str(el.id or "") == "import-file":
         spawn(open_game_file(el))
@@ -332,6 +388,7 @@ def on_change(event):
 
 def on_submit(event):
     """Enter in a field of the new-game form starts the game (the form is never sent anywhere)."""
+    state["epoch"] += 1
     event.preventDefault()
     app.act("start", form_values())
     render()
@@ -339,6 +396,7 @@ def on_submit(event):
 
 
 def on_key(event):
+    state["epoch"] += 1
     if keys.on_key(event):  # arrows in the market and supply, Tab kept inside an open dialog
         return
     if str(event.key) == "Escape":

@@ -14,10 +14,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import splendor
 
 SAVE_KEY = "splendor.save.v1"
-# The turn is settled when it is the person's turn or the game is over (no bot thinking).
+# The turn is settled when it is the person's turn or the game is over (no bot thinking), and the person's last move
+# has been drawn (while its pieces fly, the page still shows the table before it: ".committing", main.py
+# answer_first).
 SETTLED_JS = """() => {
   const s = document.getElementById('status');
-  if (!s) return false;
+  if (!s || document.querySelector('.committing')) return false;
   const t = s.textContent;
   return t.startsWith('Your turn') || t.startsWith('Game over');
 }"""

@@ -79,6 +79,48 @@ def test_tokens_fly_and_a_bot_reply_waits_for_the_person_move_to_be_seen(page):
     assert page.evaluate(LOG_JS).count("tokens") > 3  # the bot's own move travels too
 
 
+# Each frame for two seconds: [the page still drawn as before the move (".committing"), token flights running].
+FRAMES_JS = """() => {
+  window.__frames = [];
+  const t0 = performance.now();
+  const step = (t) => {
+    window.__frames.push([!!document.querySelector('.committing'),
+      document.getAnimations().filter(a => a.id === 'fly-tokens' && a.playState === 'running').length]);
+    if (t - t0 < 2000) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+COUNTS_JS = "() => ['white', 'blue', 'green', 'red', 'black'].map(c => document.querySelector('#pile-' + c + ' .count').textContent)"
+
+
+def test_a_move_flies_at_once_and_the_page_settles_when_its_pieces_land(page):
+    """The tap on Take is answered in its own frame (the tokens fly, the move's controls fade) before the page is
+    redrawn; at the default pace the page is redrawn once the tokens have landed, with ?pace=0 in the next frame."""
+    for query in (QUERY, "pace=0&" + QUERY):
+        if query != QUERY:
+            page.evaluate("() => localStorage.clear()")  # a new game, not the last one resumed
+        open_game(page, query)
+        start(page, opponents=1, starts="You", seed=8)
+        settle(page)
+        before = page.evaluate(COUNTS_JS)
+        page.evaluate(FRAMES_JS)
+        take_three(page)
+        if query == QUERY:  # right after the tap: three tokens fly, the table not redrawn (the piles as they were)
+            assert page.evaluate("() => !!document.querySelector('.committing')")
+            assert page.evaluate(RUNNING_JS).count("fly-tokens") == 3
+            assert page.evaluate(COUNTS_JS) == before
+        page.wait_for_function("() => !document.querySelector('.committing')", timeout=5000)
+        assert page.evaluate(COUNTS_JS) != before  # redrawn: three piles hold one fewer
+        page.wait_for_timeout(2100)
+        frames = page.evaluate("() => window.__frames")
+        frames = frames[next(i for i, (committing, _) in enumerate(frames) if committing):]  # from the Take on
+        drawn = next(i for i, (committing, _) in enumerate(frames) if not committing)
+        if query == QUERY:  # redrawn after the tokens landed, not while they flew
+            assert frames[drawn][1] == 0 and frames[drawn - 1][1] == 0 and drawn >= 10, frames[:drawn + 2]
+        else:  # redrawn while they fly
+            assert frames[drawn][1] > 0 and drawn <= 5, frames[:drawn + 2]
+
+
 def test_a_bought_card_travels_a_new_one_is_dealt_and_the_noble_travels(page):
     save, card = noble_buy_save()
     page.add_init_script(f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))})")
@@ -89,6 +131,7 @@ def test_a_bought_card_travels_a_new_one_is_dealt_and_the_noble_travels(page):
     page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
     page.evaluate(HEARD_JS)
     page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
+    settle(page)  # the card and the noble fly at once; the new card is dealt once the page is redrawn
     kinds = page.evaluate(LOG_JS)
     for kind in ("card", "deal", "noble"):
         assert kind in kinds, kinds
