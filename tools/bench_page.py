@@ -103,8 +103,9 @@ TAKE_AND_WAIT_JS = """async () => {
   const t0 = performance.now();
   last.click();
   await new Promise((resolve) => {
-    const check = () => status().startsWith('Your turn') || status().startsWith('Game over')
-        ? resolve() : requestAnimationFrame(check);
+    // (Until the page is redrawn into the move, it still shows the person's turn: main.py answer_first.)
+    const check = () => !document.querySelector('.committing')
+        && (status().startsWith('Your turn') || status().startsWith('Game over')) ? resolve() : requestAnimationFrame(check);
     requestAnimationFrame(check);
   });
   return (performance.now() - t0) / 1000;
