@@ -28,10 +28,10 @@
     return { rect: rectOf(el), el, get html() { return el.outerHTML; } };
   }
 
-  // now(): a card or noble that flies is hidden where it was until the page is redrawn (the redraw puts what is
-  // there now in its place), so that it is not seen twice. Hidden after every position is read.
+  // now(): a card or noble that flies is hidden where it was until the page is redrawn (data-leaving, cleared by
+  // assets/patch.js), so that it is not seen twice. Hidden after every position is read.
   function leaves(old) {
-    if (live && old && old.el) pending.push(() => { old.el.style.visibility = "hidden"; });
+    if (live && old && old.el) pending.push(() => { old.el.setAttribute("data-leaving", ""); });
   }
 
   function before() {
@@ -181,6 +181,16 @@
     if (reduced()) return;
     live = true;
     try { draw_all(json); } finally { live = false; }
+    mark("#app .scrim, #app [role='dialog']");  // the dialog the move was made in goes at once
+  }
+
+  // The move's controls fade until the page is redrawn into it (in the frame after the tap's: its paint is short).
+  function committing() {
+    mark("#status, #app .actionbar, #app .chosen");
+  }
+
+  function mark(selector) {
+    for (const el of document.querySelectorAll(selector)) el.classList.add("committing");  // assets/style.css
   }
 
   function draw_all(json) {
@@ -220,5 +230,5 @@
     setTimeout(once, 2000);
   }
 
-  window.splendorMotion = { before, after, now, afterPaint, landed, reduced, log, duration: DURATION };
+  window.splendorMotion = { before, after, now, committing, afterPaint, landed, reduced, log, duration: DURATION };
 })();

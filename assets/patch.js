@@ -186,6 +186,13 @@
   let onPage = new Map();  // key -> HTML of each region on the page after the last patch
 
   function patch(root, html, fresh, remembered) {
+    // Marks of a move being answered (assets/motion.js now()) are the page's own, never in the HTML: gone first, so
+    // that a region left as it is stays what its HTML makes.
+    for (const el of root.querySelectorAll(".committing, [data-leaving]")) {
+      el.classList.remove("committing");
+      if (!el.classList.length) el.removeAttribute("class");
+      el.removeAttribute("data-leaving");
+    }
     const marks = remembered ? JSON.parse(remembered) : {};
     const known = onPage;
     const kept = new Set();

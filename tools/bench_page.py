@@ -104,7 +104,7 @@ TAKE_AND_WAIT_JS = """async () => {
   last.click();
   await new Promise((resolve) => {
     // (Until the page is redrawn into the move, it still shows the person's turn: main.py answer_first.)
-    const check = () => !document.querySelector('.committing')
+    const check = () => !document.body.dataset.answering
         && (status().startsWith('Your turn') || status().startsWith('Game over')) ? resolve() : requestAnimationFrame(check);
     requestAnimationFrame(check);
   });

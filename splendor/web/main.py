@@ -296,7 +296,7 @@ def on_click(event):
 
 def answer_first(act, before):
     """A tap that applied a move is answered in its own frame: the pieces it moves fly at once from where they are
-    drawn, and the controls of the move fade (``committing``, assets/style.css). The bot is asked and the view
+    drawn. The controls of the move fade (``.committing``, assets/style.css), the bot is asked and the view
     rendered in the next frame, and the page settles into the new state when the pieces have landed (with
     ``?pace=0``, in the frame after). Redrawing first made the tap wait for the whole redraw before anything moved
     (about 200 ms with the CPU slowed 4x), and a redraw while the pieces fly stalls their frames. The new market
@@ -310,9 +310,7 @@ def answer_first(act, before):
         return False
     app.changes = [c for c in app.changes if c["kind"] == "deal"]
     motion.now(json.dumps(early))
-    screen = root.firstElementChild
-    if not _null(screen):
-        screen.classList.add("committing")  # until the redraw, which draws the page from the app again
+    document.body.dataset.answering = "1"  # until the page is redrawn into the move (tests wait for it to go)
     state["moved_at"] = time.perf_counter()
     js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
     epoch = state["epoch"]
@@ -320,8 +318,10 @@ def answer_first(act, before):
 
     def settle():
         after_click(act, before, ahead.get("html") if state["epoch"] == epoch else None, asked=True)
+        del document.body.dataset.answering
 
     def ask_and_render():
+        motion.committing()
         start_bots(act, before)
         if state["epoch"] == epoch:
             ahead["html"] = view.render(app)

@@ -79,12 +79,12 @@ def test_tokens_fly_and_a_bot_reply_waits_for_the_person_move_to_be_seen(page):
     assert page.evaluate(LOG_JS).count("tokens") > 3  # the bot's own move travels too
 
 
-# Each frame for two seconds: [the page still drawn as before the move (".committing"), token flights running].
+# Each frame for two seconds: [the page still drawn as before the move (body[data-answering]), token flights running].
 FRAMES_JS = """() => {
   window.__frames = [];
   const t0 = performance.now();
   const step = (t) => {
-    window.__frames.push([!!document.querySelector('.committing'),
+    window.__frames.push([!!document.body.dataset.answering,
       document.getAnimations().filter(a => a.id === 'fly-tokens' && a.playState === 'running').length]);
     if (t - t0 < 2000) requestAnimationFrame(step);
   };
@@ -106,15 +106,17 @@ def test_a_move_flies_at_once_and_the_page_settles_when_its_pieces_land(page):
         page.evaluate(FRAMES_JS)
         take_three(page)
         if query == QUERY:  # right after the tap: three tokens fly, the table not redrawn (the piles as they were)
-            assert page.evaluate("() => !!document.querySelector('.committing')")
+            assert page.evaluate("() => document.body.dataset.answering") == "1"
             assert page.evaluate(RUNNING_JS).count("fly-tokens") == 3
             assert page.evaluate(COUNTS_JS) == before
-        page.wait_for_function("() => !document.querySelector('.committing')", timeout=5000)
+            page.locator(".actionbar.committing").wait_for(timeout=1000)  # its controls fade meanwhile
+        page.wait_for_function("() => !document.body.dataset.answering", timeout=5000)
+        assert page.locator(".committing").count() == 0
         assert page.evaluate(COUNTS_JS) != before  # redrawn: three piles hold one fewer
         page.wait_for_timeout(2100)
         frames = page.evaluate("() => window.__frames")
-        frames = frames[next(i for i, (committing, _) in enumerate(frames) if committing):]  # from the Take on
-        drawn = next(i for i, (committing, _) in enumerate(frames) if not committing)
+        frames = frames[next(i for i, (answering, _) in enumerate(frames) if answering):]  # from the Take on
+        drawn = next(i for i, (answering, _) in enumerate(frames) if not answering)
         if query == QUERY:  # redrawn after the tokens landed, not while they flew
             assert frames[drawn][1] == 0 and frames[drawn - 1][1] == 0 and drawn >= 10, frames[:drawn + 2]
         else:  # redrawn while they fly

@@ -27,7 +27,7 @@ from splendor.web.storage import MemoryStorage
 QUERY = "pace=0&bot_budget=iterations:20"
 PEOPLE = {0: "Ana", 1: "Ben"}
 SETTLED_JS = """() => {
-  if (document.querySelector('.committing')) return false;  // a move drawn after its pieces fly (game_driver)
+  if (document.body.dataset.answering) return false;  // a move drawn after its pieces fly (game_driver)
   if (document.getElementById('pass-ok')) return true;
   const s = document.getElementById('status');
   return !!s && (s.textContent.startsWith('Your turn') || s.textContent.startsWith('Game over'));
