@@ -214,16 +214,10 @@
     }
     tabStops(template.content, marks);
     inertBehindDialog(template.content);
-    // The focused element loses its focus before anything changes, and gets it back after if it is still there:
-    // removed from a page already changed, it made the browser lay the whole page out there and then (about 15 ms
-    // of a move's redraw with the CPU slowed 4x), and again for the frame.
-    const focused = root.contains(document.activeElement) ? document.activeElement : null;
-    if (focused !== null) focused.blur();
     children(root, template.content, !!fresh);
     for (const start of Array.from(placeholders)) if (start.isConnected) expand(start);  // inside new elements
     placeholders = new Set();
     tabStops(root, marks);
-    if (focused !== null && focused.isConnected) focused.focus({ preventScroll: true });
     template.innerHTML = "";
     onPage = regionHtml;
     patch.count += 1;
