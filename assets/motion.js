@@ -3,7 +3,7 @@
  *
  * splendor/web/main.py calls splendorMotion.before() just before it redraws the table and
  * splendorMotion.after(changesJson) just after, with what the applied moves moved (controller.App.take_changes()):
- * before() notes where every [data-fly] element, pile, deck and seat was (and a copy of the elements that may leave);
+ * before() notes where every [data-fly] element, pile, deck and seat was (and, read only for one that flies, its HTML);
  * after() draws copies flying from there to where things are now. Transforms only (no layout change), 250-450 ms,
  * and nothing at all when the system asks for reduced motion. Every animation started is counted in
  * splendorMotion.log (kind and count), for the tests. A person's own move flies before the page is redrawn
@@ -171,7 +171,7 @@
     last = null;
     if (!seen || reduced()) return;
     last = seen;
-    draw_all(json);
+    drawAll(json);
     last = null;
   }
 
@@ -180,7 +180,7 @@
   function now(json) {
     if (reduced()) return;
     live = true;
-    try { draw_all(json); } finally { live = false; }
+    try { drawAll(json); } finally { live = false; }
     mark("#app .scrim, #app [role='dialog']");  // the dialog the move was made in goes at once
   }
 
@@ -193,7 +193,7 @@
     for (const el of document.querySelectorAll(selector)) el.classList.add("committing");  // assets/style.css
   }
 
-  function draw_all(json) {
+  function drawAll(json) {
     let changes = [];
     try { changes = JSON.parse(json) || []; } catch (e) { return; }
     pending = [];
@@ -212,19 +212,22 @@
     }
   }
 
+  function onlyOnce(callback) {
+    let done = false;
+    return () => { if (!done) { done = true; callback(); } };
+  }
+
   // ``callback`` once the next frame is painted (a tap's first answer is on screen before the page is redrawn),
   // or after 200 ms where frames are not drawn (a hidden tab).
   function afterPaint(callback) {
-    let done = false;
-    const once = () => { if (!done) { done = true; callback(); } };
+    const once = onlyOnce(callback);
     requestAnimationFrame(() => setTimeout(once, 0));
     setTimeout(once, 200);
   }
 
   // ``callback`` once every piece in flight has landed (in the frame after; at most 2 s, for a hidden tab).
   function landed(callback) {
-    let done = false;
-    const once = () => { if (!done) { done = true; callback(); } };
+    const once = onlyOnce(callback);
     const flying = document.getAnimations().filter((a) => String(a.id).startsWith("fly-") && a.playState !== "finished");
     Promise.all(flying.map((a) => a.finished.catch(() => null))).then(() => afterPaint(once));
     setTimeout(once, 2000);

@@ -296,7 +296,8 @@ def on_click(event):
 
 def answer_first(act, before):
     """A tap that applied a move is answered in its own frame: the pieces it moves fly at once from where they are
-    drawn. The controls of the move fade (``.committing``, assets/style.css), the bot is asked and the view
+    drawn (a card or noble that flies leaves its place; the dialog the move was made in goes). The controls of the
+    move fade (``.committing``, assets/style.css), the bot is asked and the view
     rendered in the next frame, and the page settles into the new state when the pieces have landed (with
     ``?pace=0``, in the frame after). Redrawing first made the tap wait for the whole redraw before anything moved
     (about 200 ms with the CPU slowed 4x), and a redraw while the pieces fly stalls their frames. The new market
