@@ -164,8 +164,7 @@ keys = keyboard.Keys(document, root)
 announcer = document.getElementById("announce")
 _tasks = set()
 _listeners = []
-# epoch: counts the page's inputs and redraws (a view rendered ahead of its redraw is used only if none came between)
-state = {"epoch": 0, "worker": None, "worker_failed": param("worker") == "off", "opener": "", "bots": None, "booting": None}
+state = {"worker": None, "worker_failed": param("worker") == "off", "opener": "", "bots": None, "booting": None}
 
 
 def spawn(coro):
@@ -182,9 +181,7 @@ def _report(task):
 
 
 # -- rendering -----------------------------------------------------------------------------------------------------
-def render(html=None):
-    """Draw the page from ``app`` (``html``: the view already rendered for the app as it is now)."""
-    state["epoch"] += 1
+def render():
     active = document.activeElement
     active_id = "" if _null(active) else str(active.id or "")
     was_in_dialog = not _null(active) and not _null(active.closest('[role="dialog"]'))
@@ -193,8 +190,7 @@ def render(html=None):
     changes = app.take_changes()
     if changes and not _null(motion):
         motion.before()
-    if html is None:
-        html = view.render(app)
+    html = view.render(app)
     patch = getattr(js.window, "splendorPatch", None)
     if _null(patch):
         root.innerHTML = html
@@ -203,9 +199,8 @@ def render(html=None):
     if any(c["kind"] != "deal" for c in changes):  # (a person's move was marked when its pieces flew: answer_first)
         state["moved_at"] = time.perf_counter()
         js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
-    if changes:
-        if not _null(motion):
-            motion.after(json.dumps(changes))
+    if changes and not _null(motion):
+        motion.after(json.dumps(changes))
     state["moment_keep"] = ""
     if app.moment and app.moment["n"] != state.get("moment_said"):
         # A noble won, the final round, the end: said with what was just said, and kept for the next words.
@@ -266,7 +261,6 @@ def announce(text):
 
 # -- input -----------------------------------------------------------------------------------------------------------
 def on_click(event):
-    state["epoch"] += 1
     el = event.target.closest("[data-act]")
     if _null(el) or not root.contains(el):
         return
@@ -297,9 +291,8 @@ def on_click(event):
 def answer_first(act, before):
     """A tap that applied a move is answered in its own frame: the pieces it moves fly at once from where they are
     drawn (a card or noble that flies leaves its place; the dialog the move was made in goes). The controls of the
-    move fade (``.committing``, assets/style.css), the bot is asked and the view
-    rendered in the next frame, and the page settles into the new state when the pieces have landed (with
-    ``?pace=0``, in the frame after). Redrawing first made the tap wait for the whole redraw before anything moved
+    move fade (``.committing``, assets/style.css) and the bot is asked in the next frame, and the page is redrawn
+    into the move when the pieces have landed (with ``?pace=0``, in the frame after). Redrawing first made the tap wait for the whole redraw before anything moved
     (about 200 ms with the CPU slowed 4x), and a redraw while the pieces fly stalls their frames. The new market
     card is dealt from its deck after the redraw, to where it is drawn. False (nothing done) without motion (reduced
     motion, nothing moved): the tap waits for its redraw, as a tap that moves nothing does."""
@@ -314,27 +307,23 @@ def answer_first(act, before):
     document.body.dataset.answering = "1"  # until the page is redrawn into the move (tests wait for it to go)
     state["moved_at"] = time.perf_counter()
     js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
-    epoch = state["epoch"]
-    ahead = {}
 
     def settle():
-        after_click(act, before, ahead.get("html") if state["epoch"] == epoch else None, asked=True)
+        after_click(act, before, asked=True)
         del document.body.dataset.answering
 
-    def ask_and_render():
+    def fade_and_ask():
         motion.committing()
         start_bots(act, before)
-        if state["epoch"] == epoch:
-            ahead["html"] = view.render(app)
         (motion.landed if PACE > 0 else motion.afterPaint)(create_once_callable(settle))
 
-    motion.afterPaint(create_once_callable(ask_and_render))
+    motion.afterPaint(create_once_callable(fade_and_ask))
     return True
 
 
-def after_click(act, before, html=None, asked=False):
+def after_click(act, before, asked=False):
     """The rest of a tap: the redraw, then what it starts (a hint, a copy, the bots unless ``asked``)."""
-    render(html)
+    render()
     if act == "hint" and app.message.startswith("Looking"):
         spawn(run_hint())
     if act == "copy-link" and app.link_copy:
@@ -373,7 +362,6 @@ def form_values():
 
 
 def on_change(event):
-    state["epoch"] += 1
     el = event.target
     if not _null(el) and str(el.id or "") == "import-file":
         spawn(open_game_file(el))
@@ -389,7 +377,6 @@ def on_change(event):
 
 def on_submit(event):
     """Enter in a field of the new-game form starts the game (the form is never sent anywhere)."""
-    state["epoch"] += 1
     event.preventDefault()
     app.act("start", form_values())
     render()
@@ -397,7 +384,6 @@ def on_submit(event):
 
 
 def on_key(event):
-    state["epoch"] += 1
     if keys.on_key(event):  # arrows in the market and supply, Tab kept inside an open dialog
         return
     if str(event.key) == "Escape":

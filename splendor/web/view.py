@@ -635,9 +635,9 @@ def log_list(app):
             text = f'<b>{esc(app.name(seat))}</b> {esc(e["why"])}.'
         else:
             text = esc(e["text"])
-        # Keyed by its place in the log: a redraw adds the new entries at the top and leaves the others as they are
-        # (assets/patch.js), instead of rewriting every line one place down.
-        items.append(region(f"log{i}", f'<li class="{cls}" data-key="{i}">{text}</li>'))
+        # A region keyed by its place in the log: a redraw adds the new entries at the top and leaves the others as
+        # they are (assets/patch.js), instead of rewriting every line one place down.
+        items.append(region(f"log{i}", f'<li class="{cls}">{text}</li>'))
     # Focusable, so that the scrolling list can be read and scrolled with the keyboard.
     return f'<ol class="log-list" reversed tabindex="0" aria-label="Moves, newest first">{"".join(items)}</ol>'
 

@@ -18,7 +18,7 @@ import pytest
 
 import splendor
 from browser_helpers import wait_ready
-from game_driver import SAVE_KEY, open_game, play_turn, saved
+from game_driver import SAVE_KEY, SETTLED_JS as GAME_SETTLED_JS, open_game, play_turn, saved
 from splendor.engine import Action
 from splendor.web.botcall import answer
 from splendor.web.controller import App
@@ -26,12 +26,9 @@ from splendor.web.storage import MemoryStorage
 
 QUERY = "pace=0&bot_budget=iterations:20"
 PEOPLE = {0: "Ana", 1: "Ben"}
-SETTLED_JS = """() => {
-  if (document.body.dataset.answering) return false;  // a move drawn after its pieces fly (game_driver)
-  if (document.getElementById('pass-ok')) return true;
-  const s = document.getElementById('status');
-  return !!s && (s.textContent.startsWith('Your turn') || s.textContent.startsWith('Game over'));
-}"""
+# Settled as game_driver says, or the hand-over screen is up (once the last move has been drawn).
+SETTLED_JS = f"""() => (!document.body.dataset.answering && !!document.getElementById('pass-ok'))
+  || ({GAME_SETTLED_JS})()"""
 
 
 def near_end_save():
