@@ -307,10 +307,15 @@ def answer_first(act, before):
     document.body.dataset.answering = "1"  # until the page is redrawn into the move (tests wait for it to go)
     state["moved_at"] = time.perf_counter()
     js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
+    drawn = state["drawn"] = asyncio.get_event_loop().create_future()  # run_bots waits for it
 
     def settle():
-        after_click(act, before, asked=True)
-        del document.body.dataset.answering
+        try:
+            after_click(act, before, asked=True)
+        finally:
+            del document.body.dataset.answering
+            if not drawn.done():
+                drawn.set_result(True)
 
     def fade_and_ask():
         motion.committing()
@@ -428,6 +433,7 @@ async def run_bots():
         # No redraw while the last move still flies, unless the bot takes longer; and none for a bot that answers
         # at once (a "thinking" that would flash for a frame costs a whole redraw of the table).
         await asyncio.wait({asking}, timeout=max(animating, THINKING_SHOWN_AFTER))
+        await person_move_drawn()
         if not asking.done():
             render()  # "Bot 1 is thinking…"
         reply = await asking
@@ -435,6 +441,7 @@ async def run_bots():
         wait = state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
         if wait > 0:
             await asyncio.sleep(wait)
+        await person_move_drawn()
         result = app.bot_reply(reply)
         if result == "stale" and _turn_id(reply) != request["turn_id"] and app.awaiting is not None \
                 and app.awaiting["turn_id"] == request["turn_id"]:
@@ -458,6 +465,14 @@ async def run_bots():
             if app.flash:
                 announce(app.flash["text"])
         render()
+
+
+async def person_move_drawn():
+    """Until the page is redrawn into the person's last move (answer_first: its pieces may still fly when the pace
+    is over, on a slow machine): a bot's move drawn before it would be redrawn over, mid-flight."""
+    drawn = state.get("drawn")
+    if drawn is not None and not drawn.done():
+        await drawn
 
 
 async def ask(request):

@@ -127,6 +127,26 @@ def test_a_move_flies_at_once_and_the_page_settles_when_its_pieces_land(page):
             assert frames[drawn][1] > 0, frames[:drawn + 2]
 
 
+def test_a_bot_reply_is_drawn_only_after_the_person_move_is(page):
+    """A short pace that is over before the person's tokens land (a slow machine's case at the default pace): the
+    bot's reply waits for the page to be redrawn into the person's move, not drawn first and redrawn over mid-flight."""
+    open_game(page, "pace=0.2&" + QUERY)
+    start(page, opponents=1, starts="You", seed=8)
+    settle(page)
+    page.wait_for_function("() => document.body.dataset.worker === '1'")  # a bot answering at its fastest
+    page.evaluate("""() => { window.__drawn = [];
+      new MutationObserver(() => { if (!document.body.dataset.answering) window.__drawn.push(performance.now()); })
+        .observe(document.body, {attributes: true, attributeFilter: ['data-answering']});
+    }""")
+    moves = page.evaluate("() => performance.getEntriesByName('splendor-move').length")
+    take_three(page)
+    settle(page)
+    marks = page.evaluate("() => performance.getEntriesByName('splendor-move').map(e => e.startTime)")[moves:]
+    drawn = page.evaluate("() => window.__drawn")
+    assert len(marks) == 2 and len(drawn) == 1, (marks, drawn)  # the person's move, the bot's; one redraw into it
+    assert marks[0] < drawn[0] < marks[1], (marks, drawn)
+
+
 def test_a_bought_card_travels_a_new_one_is_dealt_and_the_noble_travels(page):
     save, card = noble_buy_save()
     page.add_init_script(f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))})")
