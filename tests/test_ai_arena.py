@@ -90,6 +90,26 @@ def test_a_stuck_game_is_counted_not_hung():
     assert "stuck 1" in text
 
 
+def test_bot_style_tool_compares_at_an_equal_time_a_move(capsys, monkeypatch):
+    """--seconds: both seats get that time a move (not an iteration count), and the win rate comes with its interval."""
+    from tools import bot_style
+
+    budgets = []
+    real = bot_style.arena.play_game
+
+    def play_game(bots, seed, given, **kwargs):
+        budgets.extend(given)
+        return real(bots, seed, given, **kwargs)
+
+    monkeypatch.setattr(bot_style.arena, "play_game", play_game)
+    args = ["--games", "1", "--seconds", "0.01", "--jobs", "1", "--hard", '{"expert": true}', "--vs", "level:hard"]
+    assert bot_style.main(args) == 0
+    out = capsys.readouterr().out
+    assert "vs level:hard, 0.01 s a move, 1 games" in out, out
+    assert re.search(r"hard wins [\d.]+% \[[\d.]+%, [\d.]+%\]", out), out
+    assert len(budgets) == 2 and all(b.seconds == 0.01 and b.iterations is None for b in budgets)
+
+
 def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
     """tools/bot_style.py (tuning the hard bot's game length): same deals as the arena, the same games twice, and a
     wrong setting refused before any game."""

@@ -1,6 +1,7 @@
 """How the hard bot plays against itself, for tuning its game length (issue 4's self-play target).
 
-    .venv/bin/python tools/bot_style.py [--games 40] [--first 0] [--iterations 100] [--seed 1] [--jobs 2]
+    .venv/bin/python tools/bot_style.py [--games 40] [--first 0] [--iterations 100 | --seconds 0.25] [--seed 1]
+        [--jobs 2]
         [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium] [--per-game]
         [--pair LOG]
 
@@ -9,7 +10,10 @@ Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a
 ``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
 error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
 reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
-With ``--vs`` the other seat is that level and the hard bot's win rate is printed too. ``--first K`` starts at the
+With ``--vs`` the other seat is that level and the hard bot's win rate is printed too, with its 95% interval.
+``--seconds S`` gives both seats S seconds a move instead of an iteration count: bots whose iterations cost
+differently compare at an equal time, as in the browser (0.25 s under CPython is about what 0.8 s buys in Pyodide;
+both processes of ``--jobs 2`` need a core each). ``--first K`` starts at the
 arena's game K + 1 (to split a long run, or finish one); ``--per-game`` prints each game's length in the arena's
 ``--progress`` format ("game 12: ... rounds 28"), so two runs, or a run and an arena log, compare game by game;
 ``--pair LOG`` does that comparison: over the games found in both, the mean difference in rounds (this run minus
@@ -72,7 +76,7 @@ def note_marks(game, reached):
 
 
 def one_game(task):
-    k, seed, iterations, hard, weights, vs = task
+    k, seed, budget, hard, weights, vs = task
     seats = arena.seating(k, 2, 2)
 
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
@@ -94,7 +98,7 @@ def one_game(task):
         mix[kind] = mix.get(kind, 0) + 1
         note_marks(game, reached)  # the points before this action: a mark reached by the previous one
 
-    result = arena.play_game(bots, arena.game_seed(seed, k), [Budget(iterations=iterations)] * 2, watch=watch)
+    result = arena.play_game(bots, arena.game_seed(seed, k), [Budget(**budget)] * 2, watch=watch)
     game = final[0]
     note_marks(game, reached)
     mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(2))
@@ -108,6 +112,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=None, help="a time budget a move instead of --iterations")
     parser.add_argument("--first", type=int, default=0, help="the first game's index: play games first+1 ...")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
@@ -123,7 +128,8 @@ def main(argv=None):
     if args.games < 1 or args.first < 0:
         parser.error("--games must be at least 1 and --first at least 0")
     games = range(args.first, args.first + args.games)
-    tasks = [(k, args.seed, args.iterations, hard, weights, args.vs) for k in games]
+    budget = {"seconds": args.seconds} if args.seconds else {"iterations": args.iterations}
+    tasks = [(k, args.seed, budget, hard, weights, args.vs) for k in games]
     t0 = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
@@ -137,9 +143,12 @@ def main(argv=None):
     rounds = [r[0] for r in results]
     se = statistics.pstdev(rounds) / n ** 0.5 if n > 1 else 0.0
     start = f" from game {args.first + 1}" if args.first else ""
-    print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {args.iterations} iterations, {n} games, "
+    wins = sum(r[3] for r in results)
+    spent = f"{args.seconds:g} s a move" if args.seconds else f"{args.iterations} iterations"
+    print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
-          + (f"; hard wins {sum(r[3] for r in results) / n:.1%}" if args.vs != "hard" else "")
+          + (f"; hard wins {wins / n:.1%} [{arena.wilson(wins, n)[0]:.1%}, {arena.wilson(wins, n)[1]:.1%}]"
+             if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")
     totals: dict[str, float] = {}
     for _, mix, _, _ in results:
