@@ -108,6 +108,8 @@ def test_bot_style_tool_compares_at_an_equal_time_a_move(capsys, monkeypatch):
     assert "vs level:hard, 0.01 s a move, 1 games" in out, out
     assert re.search(r"hard wins [\d.]+% \[[\d.]+%, [\d.]+%\]", out), out
     assert len(budgets) == 2 and all(b.seconds == 0.01 and b.iterations is None for b in budgets)
+    with pytest.raises(SystemExit):  # a time or a count, not both
+        bot_style.main(["--games", "1", "--iterations", "4", "--seconds", "0.01"])
 
 
 def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):

@@ -112,8 +112,9 @@ def one_game(task):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--iterations", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=None, help="a time budget a move instead of --iterations")
+    spend = parser.add_mutually_exclusive_group()
+    spend.add_argument("--iterations", type=int, default=100)
+    spend.add_argument("--seconds", type=float, default=None, help="a time budget a move instead of --iterations")
     parser.add_argument("--first", type=int, default=0, help="the first game's index: play games first+1 ...")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
@@ -145,11 +146,11 @@ def main(argv=None):
     se = statistics.pstdev(rounds) / n ** 0.5 if n > 1 else 0.0
     start = f" from game {args.first + 1}" if args.first else ""
     wins = sum(r[3] for r in results)
+    low, high = arena.wilson(wins, n)
     spent = f"{args.seconds:g} s a move" if args.seconds else f"{args.iterations} iterations"
     print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
-          + (f"; hard wins {wins / n:.1%} [{arena.wilson(wins, n)[0]:.1%}, {arena.wilson(wins, n)[1]:.1%}]"
-             if args.vs != "hard" else "")
+          + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")
     totals: dict[str, float] = {}
     for _, mix, _, _ in results:

@@ -197,8 +197,7 @@ def render():
     else:
         patch(root, html, bool(changes), keys.marks())  # only what changed is redrawn (assets/patch.js)
     if any(c["kind"] != "deal" for c in changes):  # (a person's move was marked when its pieces flew: answer_first)
-        state["moved_at"] = time.perf_counter()
-        js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
+        moved()
     if changes and not _null(motion):
         motion.after(json.dumps(changes))
     state["moment_keep"] = ""
@@ -241,6 +240,17 @@ def render():
     elif active_id and by_keyboard and app.game is not None and app.screen == "game":
         keys.fallback_focus()  # only for keyboard use: a tap must not scroll the page to the supply
     state["opener"] = ""
+
+
+def moved():
+    """A move is on the page (drawn, or its pieces flying: answer_first): the pace of the next bot counts from now."""
+    state["moved_at"] = time.perf_counter()
+    js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
+
+
+def pace_left():
+    """Seconds until the last move has been seen long enough for a bot's reply to be drawn (at most 0.8 x PACE)."""
+    return state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
 
 
 async def _moment_ends(n, seconds=4.5):
@@ -292,8 +302,9 @@ def answer_first(act, before):
     """A tap that applied a move is answered in its own frame: the pieces it moves fly at once from where they are
     drawn (a card or noble that flies leaves its place; the dialog the move was made in goes). The controls of the
     move fade (``.committing``, assets/style.css) and the bot is asked in the next frame, and the page is redrawn
-    into the move when the pieces have landed (with ``?pace=0``, in the frame after). Redrawing first made the tap wait for the whole redraw before anything moved
-    (about 200 ms with the CPU slowed 4x), and a redraw while the pieces fly stalls their frames. The new market
+    into the move when the pieces have landed (with ``?pace=0``, in the frame after); the bot's reply is drawn only
+    after that. Redrawing first made the tap wait for the whole redraw before anything moved (about 200 ms with the
+    CPU slowed 4x), and a redraw while the pieces fly stalls their frames. The new market
     card is dealt from its deck after the redraw, to where it is drawn. False (nothing done) without motion (reduced
     motion, nothing moved): the tap waits for its redraw, as a tap that moves nothing does."""
     motion = getattr(js.window, "splendorMotion", None)
@@ -305,9 +316,8 @@ def answer_first(act, before):
     app.changes = [c for c in app.changes if c["kind"] == "deal"]
     motion.now(json.dumps(early))
     document.body.dataset.answering = "1"  # until the page is redrawn into the move (tests wait for it to go)
-    state["moved_at"] = time.perf_counter()
-    js.performance.mark("splendor-move")  # tests: a bot's reply must not land in the frame of the person's move
-    drawn = state["drawn"] = asyncio.get_event_loop().create_future()  # run_bots waits for it
+    moved()
+    drawn = state["drawn"] = asyncio.get_event_loop().create_future()  # a bot's move waits for it: person_move_drawn
 
     def settle():
         try:
@@ -429,7 +439,7 @@ async def run_bots():
         if request is None:
             return
         asking = asyncio.ensure_future(ask(request))  # the bot starts thinking at once
-        animating = state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
+        animating = pace_left()
         # No redraw while the last move still flies, unless the bot takes longer; and none for a bot that answers
         # at once (a "thinking" that would flash for a frame costs a whole redraw of the table).
         await asyncio.wait({asking}, timeout=max(animating, THINKING_SHOWN_AFTER))
@@ -438,10 +448,10 @@ async def run_bots():
             render()  # "Bot 1 is thinking…"
         reply = await asking
         # The reply waits until the move before it has been seen (it animates meanwhile), however fast the bot was.
-        wait = state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
+        await person_move_drawn()
+        wait = pace_left()
         if wait > 0:
             await asyncio.sleep(wait)
-        await person_move_drawn()
         result = app.bot_reply(reply)
         if result == "stale" and _turn_id(reply) != request["turn_id"] and app.awaiting is not None \
                 and app.awaiting["turn_id"] == request["turn_id"]:
