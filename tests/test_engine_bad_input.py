@@ -205,6 +205,29 @@ def test_undo_with_nothing_to_undo():
         loaded.undo()
 
 
+def test_the_record_follows_undo_and_a_different_move():
+    """The notation of the history is kept as far as it was asked for (Game._action_texts): an undone move leaves it,
+    and the move played instead is what the state, the record and the copy say."""
+    game = splendor.new_game(players=2, seed=1)
+    game.apply("take white blue green")
+    game.apply("take white red black")
+    assert game.to_dict()["actions"] == ["take white blue green", "take white red black"]
+    game.undo()
+    game.undo()
+    game.apply("take2 red")
+    assert game.to_dict()["actions"] == game.record()["actions"] == ["take2 red"]
+    game.apply("take white blue green")
+    assert splendor.replay(game.record()) == game
+    loaded = splendor.Game.from_dict(game.to_dict())
+    loaded.apply("take green red black")
+    loaded.undo()
+    loaded.apply("take blue red black")
+    assert loaded.to_dict()["actions"] == ["take2 red", "take white blue green", "take blue red black"]
+    copied = game.copy()
+    copied.apply("take blue red black")
+    assert copied.to_dict()["actions"] == ["take blue red black"]  # a copy keeps no history (as before)
+
+
 def test_every_illegal_action_after_the_game_is_over():
     game = splendor.new_game(players=2, seed=2)
     while not game.is_over:

@@ -219,6 +219,7 @@ class Game:
         self.game_index = 0
         self.series_results = []  # scores of each finished game of a series
         self._history = []  # (action, undo frame)
+        self._texts = []  # the notation of the history's first actions, as far as it was asked for (_action_texts)
         self._prior = ()  # action texts before the history (a game read by from_dict keeps its record)
         self._deal()
 
@@ -599,6 +600,8 @@ class Game:
         if not self._history:
             raise IllegalActionError("there is nothing to undo")
         _, frame = self._history.pop()
+        if len(self._texts) > len(self._history):
+            self._texts.pop()
         s = self._supply
         players = self._players
         for step in reversed(frame[1:]):
@@ -823,7 +826,9 @@ class Game:
         return data
 
     def _action_texts(self):
-        return list(self._prior) + [str(a) for a, _ in self._history]
+        texts, history = self._texts, self._history
+        texts.extend(str(a) for a, _ in history[len(texts):])  # (undo keeps texts no longer than the history)
+        return list(self._prior) + texts
 
     def record(self):
         """The game as setup + seed + actions (JSON-able). ``replay(record)`` rebuilds an equal game."""
@@ -848,6 +853,7 @@ class Game:
         g._players = [p.copy() for p in self._players]
         g.series_results = self.series_results[:]
         g._history = []
+        g._texts = []
         return g
 
     def __eq__(self, other):

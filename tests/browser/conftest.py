@@ -72,11 +72,22 @@ def _missing(path, package):
     pytest.skip(message)
 
 
+# V8 runs the tests' WebAssembly (Pyodide) on its baseline compiler only (Liftoff), without compiling it again with
+# the optimizing compiler in the background: each page boots a fresh interpreter (two, with its bot worker) and
+# lives a few seconds, and the optimizing compiler's background threads cost more than its faster code saves.
+# Measured on 2026-12-02 (CPU of every process): five boots of the page and its worker, the renderers' background
+# threads 1.3 s instead of 7.5 s; the game played by clicks to its end 28 s instead of 34 s; the whole suite 367-371 s
+# instead of 404 s. Only the tests: the benchmarks and tools (tools/chromium.py ARGS) measure what a player's browser
+# does, with V8's default tiers.
+TEST_ONLY_ARGS = ["--js-flags=--liftoff-only"]
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """The browser tests run on Chromium's headless shell (``tools.chromium.HEADLESS_SHELL``: the same engine,
-    about 15% less CPU a test); without it, on the full browser, with a warning (`make test` installs both)."""
-    args = list(browser_type_launch_args.get("args", [])) + CHROMIUM_ARGS
+    about 15% less CPU a test); without it, on the full browser, with a warning (`make test` installs both).
+    Both with ``TEST_ONLY_ARGS``."""
+    args = list(browser_type_launch_args.get("args", [])) + CHROMIUM_ARGS + TEST_ONLY_ARGS
     if _runnable(HEADLESS_SHELL):
         return {**browser_type_launch_args, "executable_path": HEADLESS_SHELL, "args": args}
     # Without the shell the same tests run on the full browser: every test still runs, only slower.

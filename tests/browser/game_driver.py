@@ -31,6 +31,15 @@ def open_game(page, query="pace=0"):
     wait_ready(page)
 
 
+def open_with_storage(page, items, query="pace=0"):
+    """Put ``items`` in the site's localStorage before the game's first start (an init script of this page that runs
+    once: a reload keeps what the page stored since), then open the game."""
+    page.add_init_script(
+        "if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
+        f"for (const [k, v] of Object.entries({json.dumps(items)})) localStorage.setItem(k, v); }}")
+    open_game(page, query)
+
+
 def start(page, opponents=1, seed=None, starts="You", name=None, levels=None):
     """From the new-game screen: choose the opponents, who starts, optionally a seed and a name; start."""
     page.get_by_role("radio", name=f"{opponents} bot" + ("s" if opponents > 1 else "")).check()
@@ -162,16 +171,28 @@ def market_names(page):
 def near_end_save(seed=2024, points=10):
     """A 2-player save (you against a medium bot) at your turn, once a player has ``points``: both seats played by
     the medium bot under CPython, through the page's own controller."""
+    return played_save(seed, lambda g: max(p.points for p in g.players) >= points)
+
+
+def mid_game_save(opponents=1, seed=31, rounds=6):
+    """A save at your turn after ``rounds`` rounds against ``opponents`` medium bots (every seat played by the medium
+    bot under CPython): cards, tokens and nobles' progress on every panel, as in the middle of a game."""
+    return played_save(seed, lambda g: len(g.history) >= rounds * g.n, opponents)
+
+
+def played_save(seed, stop, opponents=1):
+    """A save of a game against ``opponents`` medium bots, at your turn (the action phase) once ``stop(game)`` holds:
+    every seat played by the medium bot under CPython, through the page's own controller."""
     from splendor.web.botcall import answer
     from splendor.web.controller import App
     from splendor.web.storage import MemoryStorage
 
     app = App(MemoryStorage())
-    app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "confirm": True})
+    app.act("start", {"seed": str(seed), "opponents": str(opponents), "starts": "person", "confirm": True})
     while True:
         g = app.game
         assert not g.is_over
-        if app.my_turn and g.phase == "action" and max(p.points for p in g.players) >= points:
+        if app.my_turn and g.phase == "action" and stop(g):
             return app.to_save()
         if app.my_turn:
             request = app.bot_request(seat=0, level="medium")  # asked as a hint: the person's seat

@@ -1,8 +1,9 @@
-"""The game page in Chromium, driven by accessible names: a whole game to the end, reload, 3-4 players, phone size,
+"""The game page in Chromium, driven by accessible names: a game to its end, reload, 3-4 players, phone size,
 a damaged save. Every request stays on the local server and the console stays clean."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -12,7 +13,9 @@ from game_driver import (
     is_over,
     log_text,
     market_names,
+    near_end_save,
     open_game,
+    open_with_storage,
     play_turn,
     saved,
     settle,
@@ -28,10 +31,15 @@ STATUS_WATCH_JS = """() => { window.statuses = [];
     .observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
 
 
-@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
-def test_a_whole_game_by_clicks_ends_with_the_engine_scores(page, request_log, console_errors):
-    open_game(page)
-    start(page, opponents=1, seed=4711, starts="You", name=EVIL)
+@pytest.mark.slow  # the end of a game: started first (tests/conftest.py)
+def test_a_game_by_clicks_ends_with_the_engine_scores(page, request_log, console_errors):
+    """From a save well on its way (a player at 7 points) to the end screen by mouse clicks at the desktop's size;
+    every redraw checked against a whole one. The whole game from its first move is played by taps in
+    test_layout_sizes.py, and a new game's name typed in test_game_files.py."""
+    save = near_end_save(seed=4711, points=7)
+    save["seats"][0]["name"] = EVIL
+    played = len(save["record"]["actions"])
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
     # The name is shown as text, never run.
     assert page.get_by_role("region", name="Your area").get_by_role("heading", name=EVIL).is_visible()
     assert page.evaluate("() => document.querySelectorAll('img').length") == 0
@@ -43,7 +51,7 @@ def test_a_whole_game_by_clicks_ends_with_the_engine_scores(page, request_log, c
         turns += 1
         assert turns < 200, "the game did not end"
     record = saved(page)["record"]
-    assert record["seed"] == 4711
+    assert record["seed"] == 4711 and turns >= 2 and len(record["actions"]) > played + 2
     game = splendor.replay(record)
     assert game.is_over
     table = page.get_by_role("table", name="Final scores")
@@ -135,11 +143,8 @@ def test_phone_size_needs_no_sideways_scrolling(phone):
 
 
 def test_a_damaged_save_is_explained_kept_aside_and_a_new_game_starts(page, console_errors):
-    open_game(page)
     bad = '{"format": "splendor-save", "version": 1, "record": {"actions": ["take gold"]'
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [SAVE_KEY, bad])
-    page.reload()
-    wait_ready(page)
+    open_with_storage(page, {SAVE_KEY: bad})
     alert = page.get_by_role("alert")
     assert "could not be read" in alert.inner_text()
     kept = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('splendor.save.corrupt.'))""")

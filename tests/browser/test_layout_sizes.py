@@ -1,15 +1,18 @@
-"""The whole turn on one screen: at phone sizes (portrait and landscape), a tablet and a desktop, turns are played by
-taps and, after each, every region a turn needs is inside the viewport without scrolling (bounding boxes): each
-opponent's panel, the nobles, the three market rows with their decks, the supply, the step's controls and the
-person's area. Market cost digits are at least 12 px and tap targets at least 44 px. The same with the system asking
-for reduced motion. A tap on an opponent opens the full view of that player."""
+"""The whole turn on one screen: at phone sizes (portrait and landscape), a tablet and a desktop, on a game eight rounds
+in, turns are played by taps and, after each, every region a turn needs is inside the viewport without scrolling
+(bounding boxes): each opponent's panel, the nobles, the three market rows with their decks, the supply, the step's
+controls and the person's area. Market cost digits are at least 12 px and tap targets at least 44 px. The same with
+the system asking for reduced motion. A tap on an opponent opens the full view of that player."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from game_driver import open_game, play_turn, settle, start
+
+import splendor
+from game_driver import SAVE_KEY, mid_game_save, open_game, open_with_storage, play_turn, settle, start
 
 SIZES = {
     "phone 390x664": (390, 664, True),
@@ -56,9 +59,9 @@ def check_one_screen(page, where):
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_whole_turn_fits_one_screen(request, size):
-    """Three turns, a move being built and a player inspected, first as the page opens, then with the system asking
-    for reduced motion (switched while the page is open, as a person may do: the layout and the moves follow it at
-    once) for three more turns."""
+    """A game eight rounds in (cards, reserved cards and tokens on every panel), as the page opens on it; a turn, a
+    move being built and a player inspected; then the same with the system asking for reduced motion (switched while
+    the page is open, as a person may do: the layout and the moves follow it at once)."""
     w, h, touch = SIZES[size]
     if touch:  # phones and the tablet: a page of its own at this size in the shared touch-screen context
         page = request.getfixturevalue("touch_page")(w, h)
@@ -68,18 +71,19 @@ def test_a_whole_turn_fits_one_screen(request, size):
     page.emulate_media(reduced_motion="no-preference")
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    open_game(page, "pace=0&bot_budget=iterations:40")
-    start(page, opponents=3 if "390x664" in size or "landscape" in size else 2, starts="You", seed=31)
+    save = mid_game_save(opponents=3 if "390x664" in size or "landscape" in size else 2, seed=31, rounds=8)
+    game = splendor.replay(save["record"])
+    assert all(p.cards or p.reserved for p in game.players) and any(p.reserved for p in game.players)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)}, "pace=0&bot_budget=iterations:40")
     settle(page)
-    check_one_screen(page, f"{size}, start")
+    check_one_screen(page, f"{size}, the saved game opened")
     for motion in ("no-preference", "reduce"):
         page.emulate_media(reduced_motion=motion)
         assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches") == (motion == "reduce")
         where = f"{size}, {motion}"
-        for turn in range(3):
-            play_turn(page)
-            settle(page)
-            check_one_screen(page, f"{where}, after turn {turn + 1}")
+        play_turn(page)
+        settle(page)
+        check_one_screen(page, f"{where}, after a turn")
         # A move being built (gems picked) keeps everything in place too.
         while not re.match(r"Your turn[.,]", page.locator("#status").text_content()):
             assert play_turn(page), f"{where}: the game ended before a turn to pick gems in"  # a return, a noble

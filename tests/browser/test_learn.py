@@ -11,7 +11,8 @@ import re
 
 from a11y_helpers import axe
 from browser_helpers import non_local, wait_ready
-from game_driver import SAVE_KEY, is_over, market_names, open_game, play_turn, saved, settle, start
+from game_driver import (SAVE_KEY, is_over, market_names, open_game, open_with_storage, play_turn, saved, settle,
+                         start)
 from pwa_helpers import GAME_QUERY, page_paths, precache_paths, record_requests, wait_controlled
 
 import splendor
@@ -26,15 +27,6 @@ GUIDE_MARK = ", marked by the guide"
 def storage_get(page, key):
     text = page.evaluate("(k) => localStorage.getItem(k)", key)
     return json.loads(text) if text else None
-
-
-def open_with_storage(page, items, query="pace=0"):
-    """Put ``items`` in the site's localStorage before the game's first start (an init script of this page that runs
-    once: a reload keeps what the page stored since), then open the game."""
-    page.add_init_script(
-        "if (!sessionStorage.getItem('test.seeded')) { sessionStorage.setItem('test.seeded', '1'); "
-        f"for (const [k, v] of Object.entries({json.dumps(items)})) localStorage.setItem(k, v); }}")
-    open_game(page, query)
 
 
 # -- How to play --------------------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import pytest
 
 import splendor
 from browser_helpers import wait_ready
-from game_driver import SAVE_KEY, SETTLED_JS as GAME_SETTLED_JS, open_game, play_turn, saved
+from game_driver import SAVE_KEY, SETTLED_JS as GAME_SETTLED_JS, open_game, open_with_storage, play_turn, saved
 from splendor.engine import Action
 from splendor.web.botcall import answer
 from splendor.web.controller import App
@@ -93,10 +93,7 @@ def settle(page):
 def test_two_people_and_a_bot_play_to_the_end_by_taps(phone):
     page, errors = phone
     save = near_end_save()
-    open_game(page, QUERY)
-    page.evaluate(f"() => localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))})")
-    page.goto("/?" + QUERY)
-    wait_ready(page)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
     handovers = reloads = turns = undos = 0
     checked_undo_off = False
     own_seen = 0
