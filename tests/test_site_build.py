@@ -201,3 +201,17 @@ def test_package_zip_is_compiled_again_for_another_pyodide(built, monkeypatch, t
     monkeypatch.setattr(build_site, "compiler_key", lambda: "another-pyodide1")
     assert build_site.build_package_zip(elsewhere)
     assert calls == ["package", "package"]
+
+
+def test_stdlib_only_compiles_the_standard_library_into_the_cache_and_builds_nothing(built, tmp_path, capsys):
+    """`make` runs ``--stdlib-only`` right after npm ci (one of the installs): the compiled standard library is in the
+    build's cache, where the build takes it from, and no site is written."""
+    out = tmp_path / "site"
+    assert build_site.main(["--stdlib-only", "--out", str(out)]) == 0
+    said = capsys.readouterr()
+    cached = build_site.compiled_stdlib()
+    assert cached.is_file() and cached.relative_to(build_site.ROOT).as_posix() in said.out + said.err
+    assert not out.exists()
+    with zipfile.ZipFile(cached) as archive:
+        names = archive.namelist()
+    assert any(n.endswith(".pyc") for n in names) and not any(n.endswith(".py") for n in names)

@@ -521,8 +521,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-npm", action="store_true", help="fail instead of running npm ci when needed"
     )
+    parser.add_argument(
+        "--stdlib-only", action="store_true",
+        help="only compile Pyodide's standard library into the build's cache (once per Pyodide version; "
+             "`make` does it right after npm ci, as part of the installs)")
     args = parser.parse_args(argv)
     try:
+        if args.stdlib_only:
+            started = time.perf_counter()
+            log(f"standard library compiled: {compiled_stdlib().relative_to(ROOT)}, "
+                f"{time.perf_counter() - started:.2f}s")
+            return 0
         build(args.out.resolve(), allow_npm=not args.no_npm)
     except BuildError as error:
         log(f"error: {error}")
