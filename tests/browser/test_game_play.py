@@ -33,10 +33,10 @@ STATUS_WATCH_JS = """() => { window.statuses = [];
 
 @pytest.mark.slow  # the end of a game: started first (tests/conftest.py)
 def test_a_game_by_clicks_ends_with_the_engine_scores(page, request_log, console_errors):
-    """From a save well on its way (a player at 7 points) to the end screen by mouse clicks at the desktop's size;
+    """From a save near its end (a player at 9 points) to the end screen by mouse clicks at the desktop's size;
     every redraw checked against a whole one. The whole game from its first move is played by taps in
     test_layout_sizes.py, and a new game's name typed in test_game_files.py."""
-    save = near_end_save(seed=4711, points=7)
+    save = near_end_save(seed=4711, points=9)
     save["seats"][0]["name"] = EVIL
     played = len(save["record"]["actions"])
     open_with_storage(page, {SAVE_KEY: json.dumps(save)})

@@ -35,7 +35,7 @@ def test_offline_reload_resumes_the_game_and_plays_it_to_the_end(browser, site_d
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        open_save(context, near_end_save(points=7))  # a game well on its way: the end comes within a few turns
+        open_save(context, near_end_save(points=8))  # a game near its end: the end comes within a few turns
         open_game(page, GAME_QUERY)
         for _ in range(2):
             play_turn(page)
