@@ -110,6 +110,9 @@ def test_bot_style_tool_compares_at_an_equal_time_a_move(capsys, monkeypatch):
     assert len(budgets) == 2 and all(b.seconds == 0.01 and b.iterations is None for b in budgets)
     with pytest.raises(SystemExit):  # a time or a count, not both
         bot_style.main(["--games", "1", "--iterations", "4", "--seconds", "0.01"])
+    with pytest.raises(SystemExit):  # and a time that is one
+        bot_style.main(["--games", "1", "--seconds", "0"])
+    assert "--seconds must be more than 0" in capsys.readouterr().err
 
 
 def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):

@@ -129,8 +129,10 @@ def main(argv=None):
     hard_bot(hard, weights)  # a wrong setting fails here, before any game
     if args.games < 1 or args.first < 0:
         parser.error("--games must be at least 1 and --first at least 0")
+    if args.seconds is not None and args.seconds <= 0:
+        parser.error("--seconds must be more than 0")
     games = range(args.first, args.first + args.games)
-    budget = {"seconds": args.seconds} if args.seconds else {"iterations": args.iterations}
+    budget = {"iterations": args.iterations} if args.seconds is None else {"seconds": args.seconds}
     tasks = [(k, args.seed, budget, hard, weights, args.vs) for k in games]
     t0 = time.perf_counter()
     if args.jobs > 1:
@@ -147,7 +149,7 @@ def main(argv=None):
     start = f" from game {args.first + 1}" if args.first else ""
     wins = sum(r[3] for r in results)
     low, high = arena.wilson(wins, n)
-    spent = f"{args.seconds:g} s a move" if args.seconds else f"{args.iterations} iterations"
+    spent = f"{budget['seconds']:g} s a move" if "seconds" in budget else f"{args.iterations} iterations"
     print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
           + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")
