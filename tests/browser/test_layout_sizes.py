@@ -59,7 +59,7 @@ def check_one_screen(page, where):
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_whole_turn_fits_one_screen(request, size):
-    """A game eight rounds in (cards, reserved cards and tokens on every panel), as the page opens on it; a turn, a
+    """A game eight rounds in (bought or reserved cards on every panel), as the page opens on it; a turn, a
     move being built and a player inspected; then the same with the system asking for reduced motion (switched while
     the page is open, as a person may do: the layout and the moves follow it at once)."""
     w, h, touch = SIZES[size]
