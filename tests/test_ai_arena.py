@@ -113,6 +113,20 @@ def test_bot_style_tool_compares_at_an_equal_time_a_move(capsys, monkeypatch):
     with pytest.raises(SystemExit):  # and a time that is one
         bot_style.main(["--games", "1", "--seconds", "0"])
     assert "--seconds must be more than 0" in capsys.readouterr().err
+    # --cpu: the seconds are processor time (measurements beside other work); --progress: a line a game
+    budgets.clear()
+    assert bot_style.main(args + ["--cpu", "--progress"]) == 0
+    out = capsys.readouterr().out
+    assert "0.01 s of processor time a move" in out and re.search(r"game 1: rounds \d+, tuned bot's share", out)
+    assert len(budgets) == 2 and all(b.seconds == 0.01 and b.cpu for b in budgets)
+    with pytest.raises(SystemExit):
+        bot_style.main(["--games", "1", "--cpu"])
+    assert "--cpu goes with --seconds" in capsys.readouterr().err
+
+
+def test_the_arena_can_give_processor_time_a_move(capsys):
+    assert arena.main(["--bots", "hard,medium", "--games", "1", "--seed", "3", "--budget-cpu-seconds", "0.01"]) == 0
+    assert "budget seconds=0.01 (processor time)" in capsys.readouterr().out
 
 
 def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):

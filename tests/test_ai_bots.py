@@ -243,6 +243,23 @@ def test_a_timed_clock_stops_before_a_step_that_would_overrun_it():
     assert Budget.parse({"seconds": 0.5}).since is None  # a budget is anchored only by the bot that uses it
 
 
+def test_a_processor_time_budget_counts_only_the_work_done():
+    import time
+
+    cpu = Budget.parse({"seconds": 0.2, "cpu": True})
+    assert cpu.cpu and cpu.to_dict() == {"seconds": 0.2, "cpu": True} and not Budget(seconds=0.2).cpu
+    wall, counted = Budget(seconds=0.2).started().clock(), cpu.started().clock()
+    time.sleep(0.25)  # time passes, no work is done: the wall clock's budget is spent, the processor's is not
+    assert wall.done() and not counted.done() and counted.elapsed() < 0.1
+    end = time.process_time() + 0.3
+    while time.process_time() < end:  # work for 0.3 s of processor time
+        pass
+    assert counted.done()
+    for bad in ({"iterations": 5, "cpu": True}, {"seconds": 1, "cpu": "yes"}):
+        with pytest.raises(ValueError, match="cpu|processor"):
+            Budget.parse(bad)
+
+
 def test_module_level_choose_shortcut():
     game = splendor.new_game(players=2, seed=9)
     action = ai.choose(game.observation(0), random.Random(1), SMALL, level="easy")

@@ -76,6 +76,10 @@ def note_marks(game, reached):
             reached[f"{mark} pts at"] = game.round
 
 
+def _indexed(task):
+    return task[0], one_game(task)
+
+
 def one_game(task):
     k, seed, budget, hard, weights, vs = task
     seats = arena.seating(k, 2, 2)
@@ -115,6 +119,9 @@ def main(argv=None):
     spend = parser.add_mutually_exclusive_group()
     spend.add_argument("--iterations", type=int, default=100)
     spend.add_argument("--seconds", type=float, default=None, help="a time budget a move instead of --iterations")
+    parser.add_argument("--cpu", action="store_true", help="--seconds of processor time, not of the clock (both "
+                        "seats get their seconds of a core however busy the machine is)")
+    parser.add_argument("--progress", action="store_true", help="print a line as each game ends")
     parser.add_argument("--first", type=int, default=0, help="the first game's index: play games first+1 ...")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
@@ -132,14 +139,30 @@ def main(argv=None):
     if args.seconds is not None and args.seconds <= 0:
         parser.error("--seconds must be more than 0")
     games = range(args.first, args.first + args.games)
+    if args.cpu and args.seconds is None:
+        parser.error("--cpu goes with --seconds")
     budget = {"iterations": args.iterations} if args.seconds is None else {"seconds": args.seconds}
+    if args.cpu:
+        budget["cpu"] = True
     tasks = [(k, args.seed, budget, hard, weights, args.vs) for k in games]
     t0 = time.perf_counter()
+    done = {}
+
+    def note(k, r):
+        done[k] = r
+        if args.progress:
+            wins = sum(x[3] for x in done.values())
+            print(f"game {k + 1}: rounds {r[0]}, tuned bot's share {r[3]:g}; so far {wins:g} of {len(done)} "
+                  f"[{time.perf_counter() - t0:.0f} s]", flush=True)
+
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            results = pool.map(one_game, tasks)
+            for k, r in pool.imap_unordered(_indexed, tasks):
+                note(k, r)
     else:
-        results = [one_game(t) for t in tasks]
+        for t in tasks:
+            note(t[0], one_game(t))
+    results = [done[t[0]] for t in tasks]
     if args.per_game:
         for task, r in zip(tasks, results):
             print(f"game {task[0] + 1}: rounds {r[0]}")
@@ -149,7 +172,8 @@ def main(argv=None):
     start = f" from game {args.first + 1}" if args.first else ""
     wins = sum(r[3] for r in results)
     low, high = arena.wilson(wins, n)
-    spent = f"{budget['seconds']:g} s a move" if "seconds" in budget else f"{args.iterations} iterations"
+    spent = (f"{budget['seconds']:g} s{' of processor time' if args.cpu else ''} a move" if "seconds" in budget
+             else f"{args.iterations} iterations")
     print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
           + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")

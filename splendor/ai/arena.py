@@ -174,7 +174,9 @@ def summarize(names, results):
 
 def report(names, players, results, seed, budget, seconds):
     lines = []
-    b = ", ".join(f"{k}={v:g}" for k, v in budget.to_dict().items()) if budget else "level defaults"
+    b = ", ".join(f"{k}={v:g}" for k, v in budget.to_dict().items() if k != "cpu") if budget else "level defaults"
+    if budget and budget.cpu:
+        b += " (processor time)"
     lines.append(f"arena: {' vs '.join(names)}; {players} players; {len(results)} games; seed {seed}; "
                  f"budget {b}")
     head = (f"{'bot':<12} {'games':>5} {'wins':>7} {'win rate':>8}  {'95% interval':<15} {'points':>6} "
@@ -210,6 +212,9 @@ def main(argv=None):
                        help=f"search iterations per move (deterministic; default {DEFAULT_BUDGET.iterations}, "
                             "about what the browser's 0.8 s buys in Pyodide)")
     group.add_argument("--budget-seconds", type=float, help="thinking time per move (the browser's: 0.8)")
+    group.add_argument("--budget-cpu-seconds", type=float,
+                       help="processor time per move (a measurement on a busy machine: each bot still gets its "
+                            "seconds of a core)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once in separate processes")
     parser.add_argument("--max-actions", type=int, default=MAX_ACTIONS, help="actions before a game counts as stuck")
     parser.add_argument("--progress", action="store_true", help="print a line per finished game")
@@ -225,6 +230,8 @@ def main(argv=None):
         budget = Budget(iterations=args.budget_iterations)
     elif args.budget_seconds is not None:
         budget = Budget(seconds=args.budget_seconds)
+    elif args.budget_cpu_seconds is not None:
+        budget = Budget(seconds=args.budget_cpu_seconds, cpu=True)
 
     def progress(r):
         if args.progress:

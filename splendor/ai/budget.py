@@ -10,15 +10,17 @@ import time
 class Budget:
     """``seconds`` (wall time) or ``iterations`` (search steps); at least one is set. Levels without search ignore
     it. ``Budget.parse`` reads a number (seconds), a dict ``{"seconds": s}`` / ``{"iterations": n}``, a Budget, or
-    None (the level's default)."""
+    None (the level's default). ``cpu=True`` (measurements only: the arena's ``--budget-cpu-seconds``) counts the
+    seconds as the process's processor time, so that bots measured side by side on a busy machine still get what a
+    quiet one gives them."""
 
-    __slots__ = ("seconds", "iterations", "since")
+    __slots__ = ("seconds", "iterations", "since", "cpu")
 
     #: Upper limits accepted from outside (a request cannot make a bot think for minutes).
     MAX_SECONDS = 30.0
     MAX_ITERATIONS = 200_000
 
-    def __init__(self, seconds=None, iterations=None):
+    def __init__(self, seconds=None, iterations=None, cpu=False):
         if seconds is None and iterations is None:
             raise ValueError("a budget needs seconds or iterations")
         if seconds is not None:
@@ -31,16 +33,22 @@ class Budget:
                     or not 0 < iterations <= self.MAX_ITERATIONS):
                 raise ValueError(f"budget iterations must be a whole number from 1 to {self.MAX_ITERATIONS}, "
                                  f"not {iterations!r}")
+        if cpu and seconds is None:
+            raise ValueError("a processor-time budget needs seconds")
         self.seconds = seconds
         self.iterations = iterations
+        self.cpu = bool(cpu)
         self.since = None  # when the move began (``started``); None: when the search's clock is made
 
-    def started(self, now=time.perf_counter):
+    def started(self, now=None):
         """This budget for a move that begins now: its time counts from here (the bot's preparation, not only its
         search, is inside the seconds)."""
-        copy = Budget(self.seconds, self.iterations)
-        copy.since = now()
+        copy = Budget(self.seconds, self.iterations, self.cpu)
+        copy.since = (now or self._now())()
         return copy
+
+    def _now(self):
+        return time.process_time if self.cpu else time.perf_counter
 
     @classmethod
     def parse(cls, value, default=None):
@@ -53,9 +61,13 @@ class Budget:
         if isinstance(value, (int, float)):
             return cls(seconds=value)
         if isinstance(value, dict):
-            extra = set(value) - {"seconds", "iterations"}
+            extra = set(value) - {"seconds", "iterations", "cpu"}
             if extra:
                 raise ValueError(f"unknown budget field {sorted(extra)[0]!r}: use seconds or iterations")
+            if "cpu" in value:
+                if not isinstance(value["cpu"], bool):
+                    raise ValueError(f"budget cpu must be true or false, not {value['cpu']!r}")
+                return cls(seconds=value.get("seconds"), iterations=value.get("iterations"), cpu=value["cpu"])
             if "seconds" in value and "iterations" in value:
                 return cls(seconds=value["seconds"], iterations=value["iterations"])
             if "seconds" in value:
@@ -70,10 +82,12 @@ class Budget:
             d["seconds"] = self.seconds
         if self.iterations is not None:
             d["iterations"] = self.iterations
+        if self.cpu:
+            d["cpu"] = True
         return d
 
     def clock(self):
-        return Clock(self, since=self.since)
+        return Clock(self, now=self._now(), since=self.since)
 
     def __repr__(self):
         return f"Budget({', '.join(f'{k}={v!r}' for k, v in self.to_dict().items())})"
