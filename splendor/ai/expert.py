@@ -6,7 +6,7 @@ is imported), so the page and the other levels never pay for them.
 """
 
 from .budget import Budget
-from .search import HardBot
+from .search import HardBot, playout, prune
 
 
 class ExpertBot(HardBot):
@@ -17,7 +17,8 @@ class ExpertBot(HardBot):
     level = "expert"
     default_budget = Budget(seconds=0.8)
 
-    def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, **kwargs):
+    def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
+                 **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -25,6 +26,39 @@ class ExpertBot(HardBot):
         self.model = model
         self.prior = prior                  # extra candidates: the model's best moves one ply ahead (tuning knob)
         self.model_choices = model_choices  # returns and noble choices by the model one ply ahead (tuning knob)
+        # (tuning knob) replies=K: a sample is the worst, for the seat, of the next seat's K best-looking replies
+        # (each followed by ``reply_horizon`` turns of playout) instead of one playout of the policy
+        self.replies = replies
+        self.reply_horizon = reply_horizon
+
+    def _sample(self, det, action, seat, horizon, leaf):
+        if not self.replies:
+            return super()._sample(det, action, seat, horizon, leaf)
+        g = det.copy()
+        g.apply_unchecked(action)
+        scorer = self.rollout
+        while g.phase_ != "over" and (g.phase_ != "action" or g.current == seat):  # the seat's returns, noble
+            legal = g.legal_actions()
+            if g.phase_ == "action" or len(legal) == 1:
+                break
+            g.apply_unchecked(max(scorer.scores(g, g.current, legal), key=lambda t: t[0])[1])
+        if g.phase_ != "action" or g.current == seat:
+            playout(g, horizon, scorer)
+            return leaf(g, seat)
+        legal = g.legal_actions()
+        if len(legal) > 1:
+            legal = prune(g, legal, scorer)
+        rated = scorer.scores(g, g.current, legal)
+        rated.sort(key=lambda t: -t[0])
+        worst = None
+        for _, reply in rated[: self.replies]:
+            h = g.copy()
+            h.apply_unchecked(reply)
+            playout(h, self.reply_horizon, scorer)
+            v = leaf(h, seat)
+            if worst is None or v < worst:
+                worst = v
+        return worst
 
     def _one_ply(self, game, seat, actions):
         """[(the model's win chance for ``seat`` right after the action, action)] (in this deal)."""

@@ -145,6 +145,14 @@ class HardBot(Bot):
             cands += [scored[i][1] for i in ranked[self.candidates:] if scored[i][1].kind == "buy"]
         return cands
 
+    def _sample(self, det, action, seat, horizon, leaf):
+        """The value for ``seat`` of ``action`` in the deal ``det``: ``leaf(game, seat)`` of the position its playout
+        reaches."""
+        g = det.copy()
+        g.apply_unchecked(action)
+        playout(g, horizon, self.rollout)
+        return leaf(g, seat)
+
     def _decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
         if game.phase_ != "action":
@@ -159,8 +167,14 @@ class HardBot(Bot):
         if max(p.points for p in game._players) >= self.endgame_points:
             horizon = max(horizon, self.endgame_horizon)
         model = self.leaf_model
-        vals = model.values(game, self.weights) if model else seat_values(game, self.weights)
-        opp_ref = max(v for j, v in enumerate(vals) if j != seat)
+        leaf = getattr(model, "leaf", None)  # a model that judges the seat against the others itself (a ValueNet)
+        if leaf is None:
+            vals = model.values(game, self.weights) if model else seat_values(game, self.weights)
+            opp_ref = max(v for j, v in enumerate(vals) if j != seat)
+            weights, opp_weight = self.weights, self.leaf_opponent
+
+            def leaf(g, s):
+                return leaf_value(g, weights, s, opp_weight, opp_ref, model=model)
         clock = budget.clock()
         samples = 0
         next_cut = 4
@@ -174,10 +188,7 @@ class HardBot(Bot):
         while not clock.done():
             det = resample(game, seat, rng)
             for i in alive:
-                g = det.copy()
-                g.apply_unchecked(cands[i])
-                playout(g, horizon, self.rollout)
-                totals[i] += leaf_value(g, self.weights, seat, self.leaf_opponent, opp_ref, model=model)
+                totals[i] += self._sample(det, cands[i], seat, horizon, leaf)
                 counts[i] += 1
                 clock.tick()
             samples += 1
