@@ -60,14 +60,14 @@ bench:
 
 # --- setup steps ---------------------------------------------------------------------------
 
-$(VENV_STAMP): requirements-dev.txt
+$(VENV_STAMP): requirements-dev.txt requirements-train.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ needed"'
 	@if [ ! -x $(VENV_PY) ]; then \
 	  $(PYTHON) -m venv $(VENV) || { \
 	    echo "python3 -m venv failed; installing python3-venv"; \
 	    $(MAKE) --no-print-directory apt-install PKGS=python3-venv && $(PYTHON) -m venv $(VENV); }; \
 	fi
-	$(VENV_PY) -m pip install --quiet -r requirements-dev.txt
+	$(VENV_PY) -m pip install --quiet -r requirements-dev.txt -r requirements-train.txt
 	@touch $@
 
 # npm ci, then Pyodide's standard library compiled to bytecode once per Pyodide version (into node_modules/.cache,

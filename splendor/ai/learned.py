@@ -172,11 +172,28 @@ class ValueModel:
 _SHIPPED = None
 
 
+def read_model(path):
+    """The model in the JSON file ``path``: a :class:`ValueModel` or a :class:`~splendor.ai.valuenet.ValueNet`,
+    as its ``format`` says. A file that is neither raises ValueError naming the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    try:
+        if isinstance(data, dict) and data.get("format") == "splendor-value-net":
+            from .valuenet import ValueNet
+            return ValueNet.from_dict(data)
+        return ValueModel.from_dict(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
 def load_model(path=None):
-    """The value model in ``path`` (default: the shipped ``expert_weights.json``, read once and kept)."""
+    """The model in ``path`` (default: the shipped ``expert_weights.json``, read once and kept)."""
     global _SHIPPED
     if path is not None:
-        return ValueModel.load(path)
+        return read_model(path)
     if _SHIPPED is None:
-        _SHIPPED = ValueModel.load(WEIGHTS_FILE)
+        _SHIPPED = read_model(WEIGHTS_FILE)
     return _SHIPPED

@@ -18,6 +18,7 @@ it writes is read by ``splendor.ai.learned`` in pure Python.
 """
 
 import argparse
+import json
 import math
 import operator
 import os
@@ -29,6 +30,9 @@ from .heuristic import Weights, seat_values
 from .learned import FEATURES, READ_WEIGHTS, ValueModel, game_features, load_model
 
 L2 = 1e-3
+NET_L2 = 1e-4
+NET_EPOCHS = 30
+POSITIONS_FORMAT = "splendor-positions"
 HESSIAN_SAMPLE = 30_000
 
 
@@ -42,20 +46,22 @@ def _bot(name, model_path):
 
 
 def one_game(task):
-    """(k, [(stage, features seat 0, features seat 1, seat 0 to move, seat 0 started, hand-set leaf logit)],
-    result for seat 0), or (k, [], None) when the game did not finish."""
+    """(k, [(stage, vector seat 0, vector seat 1, seat 0 to move, seat 0 started, hand-set leaf logit, table)],
+    result for seat 0), or (k, [], None) when the game did not finish. A seat's vector
+    (:func:`splendor.ai.valuenet.seat_vector`) begins with the linear model's features."""
     from . import arena
     from .budget import Budget
+    from .valuenet import game_vectors
     k, seed, names, iterations, model_path = task
     w = Weights(**READ_WEIGHTS)
     rows = []
 
     def watch(game, seat, action):
         if game.phase_ == "action":
-            stage, (f0, f1) = game_features(game, w)
+            table, (v0, v1) = game_vectors(game, w)
             v = seat_values(game, w)
-            rows.append((stage, f0, f1, 1.0 if game.current == 0 else -1.0, 1.0 if game.start == 0 else -1.0,
-                         (v[0] - v[1]) / 3.0))
+            rows.append((table[0], v0, v1, 1.0 if game.current == 0 else -1.0, 1.0 if game.start == 0 else -1.0,
+                         (v[0] - v[1]) / 3.0, table))
 
     order = names if k % 2 == 0 else names[::-1]
     bots = [_bot(n, model_path) for n in order]
@@ -98,8 +104,9 @@ def play(games, seed, names, iterations=None, model_path=None, jobs=1, out=print
 def design(rows, y):
     """Regression rows (x, y): x = feature differences, the same times the stage, to move, started."""
     out = []
-    for stage, f0, f1, mv, st, _ in rows:
-        d = [a - b for a, b in zip(f0, f1)]
+    k = len(FEATURES)
+    for stage, f0, f1, mv, st, *_ in rows:
+        d = [a - b for a, b in zip(f0[:k], f1[:k])]
         out.append((d + [x * stage for x in d] + [mv, st], y))
     return out
 
@@ -190,15 +197,234 @@ def fit(data, l2=L2, steps=25, sample=HESSIAN_SAMPLE, seed=0, out=print):
     return w
 
 
+def net_arrays(games, holdout):
+    """numpy arrays of the net's training and held-out positions: (first seat's vectors, second's, table numbers
+    without who is to move, seat 0 to move +1/-1, result for seat 0, game number), for games k % holdout != 0 and
+    == 0."""
+    import numpy as np
+    parts = {True: ([], [], [], [], [], []), False: ([], [], [], [], [], [])}
+    for k, rows, y in games:
+        if y is None:
+            continue
+        a, b, t, m, r, g = parts[k % holdout == 0]
+        for stage, v0, v1, mv, st, hand, table in rows:
+            a.append(v0)
+            b.append(v1)
+            t.append(table)
+            m.append(mv)
+            r.append(y)
+            g.append(k)
+    out = []
+    for key in (False, True):
+        out.append(tuple(np.asarray(x, dtype=np.float64) for x in parts[key]))
+    return out
+
+
+def _slot_groups():
+    """Columns of a seat's vector and of the table's numbers that are slots of one kind (nobles; the market's cards
+    of each level), as lists of column lists: for the seat [[nobles' columns], [level 1 cards'], ...]; a reserved
+    card's two numbers stay in their slot (reservations keep their order)."""
+    from .valuenet import MARKET_SLOTS, NOBLE_SLOTS
+    nob = list(range(13, 13 + NOBLE_SLOTS))
+    m0 = 13 + NOBLE_SLOTS
+    seat = [nob] + [list(range(m0 + 4 * lv, m0 + 4 * lv + 4)) for lv in range(MARKET_SLOTS // 4)]
+    table = [list(range(1 + 4 * lv, 1 + 4 * lv + 4)) for lv in range(MARKET_SLOTS // 4)]
+    return seat, table
+
+
+def _scaling(np, x, groups):
+    """(mean, spread) of each column of ``x``, pooled within each group; a column that never changes gets spread 1."""
+    mu, sd = x.mean(0), x.std(0)
+    for cols in groups:
+        mu[cols] = x[:, cols].mean()
+        sd[cols] = x[:, cols].std()
+    sd[sd < 1e-9] = 1.0
+    return mu, sd
+
+
+def _shuffled_slots(np, rng, seat_groups, table_groups, d, td):
+    """Column orders for a batch: each group of slots in a random order; the market's levels move the same way in
+    the seats' vectors and the table's (a card's shortfall and its points stay together)."""
+    sp, tp = np.arange(d), np.arange(td)
+    nob = seat_groups[0]
+    sp[nob] = rng.permutation(nob)
+    for scols, tcols in zip(seat_groups[1:], table_groups):
+        order = rng.permutation(len(scols))
+        sp[scols] = np.asarray(scols)[order]
+        tp[tcols] = np.asarray(tcols)[order]
+    return sp, tp
+
+
+def fit_net(train, test, hidden=32, epochs=30, l2=1e-4, seed=0, lr=2e-3, batch=1024, out=print):
+    """The :class:`~splendor.ai.valuenet.ValueNet` fitted to ``train`` (arrays of :func:`net_arrays`) by Adam on the
+    mean log loss + l2/2 |weights|^2, each position seen both ways round (s, o) and (o, s). A tenth of the training
+    games (k % 10 == 1: positions of one game are alike, so whole games) watches for overfitting: the weights of
+    the epoch with the lowest loss on them are kept. Returns (the net's arrays, held-out log loss, best epoch)."""
+    try:
+        import numpy as np
+    except ImportError:
+        raise SystemExit("--net needs numpy, a training-only package: pip install -r requirements-train.txt")
+    rng = np.random.default_rng(seed)
+    A, B, T, M, Y, K = train
+    n, d = A.shape
+    td = T.shape[1]
+    # inputs scaled to mean 0, spread 1 (the scaling is folded into the weights at the end); the slots of one kind
+    # (the nobles, the four market cards of a level) share one scaling, and each batch is shown with them in a random
+    # order (the same for both seats and the table): a card or noble weighs the same in every slot, and the nobles'
+    # slots that a 2-player game leaves empty (4- and 5-player tables fill them) learn what the others learn
+    seat_groups, table_groups = _slot_groups()
+    seats = np.concatenate([A, B])
+    mu_s, sd_s = _scaling(np, seats, seat_groups)
+    mu_t, sd_t = _scaling(np, T, table_groups)
+
+    def norm(a, b, t):
+        return (a - mu_s) / sd_s, (b - mu_s) / sd_s, (t - mu_t) / sd_t
+
+    watch_i, fit_i = np.nonzero(K % 10 == 1)[0], np.nonzero(K % 10 != 1)[0]
+    Xa, Xb, Xt = norm(A, B, T)
+    params = {
+        "first": rng.normal(0, 1 / np.sqrt(2 * d + td), (hidden, d)),
+        "second": rng.normal(0, 1 / np.sqrt(2 * d + td), (hidden, d)),
+        "table": rng.normal(0, 1 / np.sqrt(2 * d + td), (hidden, td)),
+        "to_move": np.zeros(hidden), "bias": np.full(hidden, 0.1),
+        "out": rng.normal(0, 1 / np.sqrt(hidden), hidden),
+    }
+    mom = {k: np.zeros_like(v) for k, v in params.items()}
+    vel = {k: np.zeros_like(v) for k, v in params.items()}
+
+    def forward(p, a, b, t, m):
+        c = t @ p["table"].T + p["bias"]
+        z1 = a @ p["first"].T + b @ p["second"].T + c + m[:, None] * p["to_move"]
+        z2 = b @ p["first"].T + a @ p["second"].T + c - m[:, None] * p["to_move"]
+        h1, h2 = np.maximum(z1, 0), np.maximum(z2, 0)
+        return (h1 - h2) @ p["out"], (z1, z2, h1, h2)
+
+    def loss(p, idx=None, arrays=None):
+        a, b, t, m, y = arrays if arrays is not None else (Xa[idx], Xb[idx], Xt[idx], M[idx], Y[idx])
+        z, _ = forward(p, a, b, t, m)
+        return float(np.mean(np.logaddexp(0, z) - y * z))
+
+    best = (loss(params, watch_i), {k: v.copy() for k, v in params.items()}, 0)
+    history = []
+    step = 0
+    b1, b2 = 0.9, 0.999
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(fit_i)
+        rate = lr * 0.5 * (1 + math.cos(math.pi * (epoch - 1) / epochs))  # a cosine schedule, down to near 0
+        for s0 in range(0, len(order), batch):
+            idx = order[s0:s0 + batch]
+            sp, tp = _shuffled_slots(np, rng, seat_groups, table_groups, d, td)
+            a, b, t, m, y = Xa[idx][:, sp], Xb[idx][:, sp], Xt[idx][:, tp], M[idx], Y[idx]
+            z, (z1, z2, h1, h2) = forward(params, a, b, t, m)
+            g = (1 / (1 + np.exp(-z)) - y) / len(idx)
+            grads = {"out": (h1 - h2).T @ g}
+            d1 = np.outer(g, params["out"]) * (z1 > 0)
+            d2 = -np.outer(g, params["out"]) * (z2 > 0)
+            grads["first"] = d1.T @ a + d2.T @ b
+            grads["second"] = d1.T @ b + d2.T @ a
+            grads["table"] = (d1 + d2).T @ t
+            grads["to_move"] = (d1 - d2).T @ m
+            grads["bias"] = (d1 + d2).sum(0)
+            step += 1
+            for k, v in params.items():
+                gk = grads[k] + (l2 * v if k in ("first", "second", "table", "out") else 0)
+                mom[k] = b1 * mom[k] + (1 - b1) * gk
+                vel[k] = b2 * vel[k] + (1 - b2) * gk * gk
+                v -= rate * (mom[k] / (1 - b1 ** step)) / (np.sqrt(vel[k] / (1 - b2 ** step)) + 1e-8)
+        fit_loss, watch_loss = loss(params, fit_i[:50_000]), loss(params, watch_i)
+        history.append((epoch, fit_loss, watch_loss))
+        if watch_loss < best[0]:
+            best = (watch_loss, {k: v.copy() for k, v in params.items()}, epoch)
+        out(f"  epoch {epoch}/{epochs}: log loss {fit_loss:.4f} fitted, {watch_loss:.4f} watched"
+            f"{' (best so far)' if best[2] == epoch else ''}", flush=True)
+    p = best[1]
+    held = loss(p, arrays=(*norm(*test[:3]), test[3], test[4]))
+    # fold the scaling into the weights: W ((x - mu) / sd) = (W / sd) x - (W / sd) mu
+    first, second, table = p["first"] / sd_s, p["second"] / sd_s, p["table"] / sd_t
+    bias = p["bias"] - first @ mu_s - second @ mu_s - table @ mu_t
+    arrays = {"first": first, "second": second, "table": table, "to_move": p["to_move"], "bias": bias,
+              "out": p["out"]}
+    return arrays, held, best[2]
+
+
 def model_from(w, meta):
     k = len(FEATURES)
     return ValueModel(w[:k], w[k:2 * k], w[2 * k], meta)
 
 
+def write_positions(path, header, games):
+    """The played games (as :func:`play` returns them) to a gzipped JSON-lines file: a header, then a game a line."""
+    import gzip
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        f.write(json.dumps({"format": POSITIONS_FORMAT, "version": 1, **header}) + "\n")
+        for k, rows, y in games:
+            f.write(json.dumps([k, y, rows], separators=(",", ":")) + "\n")
+
+
+def read_positions(path):
+    """(header, games) of a :func:`write_positions` file; ValueError when it is not one."""
+    import gzip
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            header = json.loads(f.readline())
+            if not isinstance(header, dict) or header.get("format") != POSITIONS_FORMAT:
+                raise ValueError(f"{path} is not a positions file (format {POSITIONS_FORMAT!r} expected)")
+            games = [(k, [tuple(r) for r in rows], y) for k, y, rows in map(json.loads, f)]
+    except (OSError, EOFError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot be read as gzipped JSON lines ({exc})") from None
+    return header, games
+
+
+def main_net(args, games, seed, names, iterations, l2, argv, t0):
+    """Fit and write a :class:`~splendor.ai.valuenet.ValueNet` (``--net H``)."""
+    from .valuenet import ValueNet
+    import numpy as np
+    train, test = net_arrays(games, args.holdout)
+    if not len(train[0]) or not len(test[0]):
+        print("too few finished games to fit and to judge the model: play more (--games)", file=sys.stderr)
+        return 1
+    print(f"{len(train[0])} positions to fit, {len(test[0])} held out (games k % {args.holdout} == 0); fitting a "
+          f"net of {args.net} hidden units [{time.perf_counter() - t0:.0f} s]", flush=True)
+    arrays, held, epoch = fit_net(train, test, hidden=args.net, epochs=args.epochs, l2=l2, seed=seed)
+    hand, const = _baselines(games, args.holdout)
+    print(f"log loss: held-out {held:.4f} (the epoch {epoch} weights); on the held-out positions the hard bot's "
+          f"hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} [{time.perf_counter() - t0:.0f} s]",
+          flush=True)
+    meta = {"command": "python -m splendor train " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "seed": seed, "games": len(games), "bots": names, "budget_iterations": iterations,
+            "holdout": args.holdout, "l2": l2, "hidden": args.net, "epochs": args.epochs, "best_epoch": epoch,
+            "positions_fitted": len(train[0]), "positions_held_out": len(test[0]),
+            "held_out_log_loss": round(held, 5), "hand_leaf_held_out_log_loss": round(hand, 5),
+            "constant_held_out_log_loss": round(const, 5)}
+    net = ValueNet(*(np.asarray(arrays[k]).tolist() for k in ("first", "second", "table", "to_move", "bias",
+                                                               "out")), meta=meta)
+    net.save(args.out)
+    print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes) [{time.perf_counter() - t0:.0f} s]")
+    return 0
+
+
+def _baselines(games, holdout):
+    """Held-out log loss of the hard bot's hand-set leaf and of a constant guess (the training games' mean)."""
+    hand = []
+    ys = []
+    for k, rows, y in games:
+        if y is None:
+            continue
+        if k % holdout == 0:
+            hand += [(r[5], y) for r in rows]
+        else:
+            ys += [y] * len(rows)
+    mean = min(1 - 1e-9, max(1e-9, sum(ys) / len(ys)))
+    h = sum(-(y * math.log(max(1e-9, _sigmoid(z))) + (1 - y) * math.log(max(1e-9, 1 - _sigmoid(z))))
+            for z, y in hand) / len(hand)
+    c = sum(-(y * math.log(mean) + (1 - y) * math.log(1 - mean)) for _, y in hand) / len(hand)
+    return h, c
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m splendor train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True, help="where to write the model (JSON)")
-    parser.add_argument("--seed", type=int, required=True, help="the training deals' seed")
+    parser.add_argument("--seed", type=int, default=None, help="the training deals' seed")
     parser.add_argument("--games", type=int, default=3000, help="games to play (default 3000)")
     parser.add_argument("--bots", default="medium,medium", help="the two levels that play the games "
                         "(medium, hard, expert; default medium,medium)")
@@ -206,9 +432,24 @@ def main(argv=None):
                         help="search iterations a move for hard and expert (default: 50)")
     parser.add_argument("--model", default=None, help="the expert's model for its games (default: shipped)")
     parser.add_argument("--holdout", type=int, default=5, help="every n-th game is held out (default 5)")
-    parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty (default {L2:g})")
+    parser.add_argument("--l2", type=float, default=None,
+                        help=f"L2 penalty (default {L2:g}; with --net {NET_L2:g})")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once in separate processes")
+    parser.add_argument("--net", type=int, default=0, metavar="H",
+                        help="fit a value net with H hidden units (needs numpy: requirements-train.txt) instead "
+                        "of the linear model")
+    parser.add_argument("--epochs", type=int, default=NET_EPOCHS, help=f"the net's epochs (default {NET_EPOCHS})")
+    parser.add_argument("--save-positions", default=None, metavar="PATH",
+                        help="also write the played games' positions there (gzipped JSON lines) to fit again later")
+    parser.add_argument("--positions", default=None, metavar="PATH",
+                        help="fit to the positions of a --save-positions file instead of playing games "
+                        "(its seed, bots and games are recorded, not --seed's)")
     args = parser.parse_args(argv)
+    if args.seed is None and not args.positions:
+        parser.error("--seed is needed to play games (or --positions to fit saved ones)")
+    if args.net < 0 or args.epochs < 1:
+        parser.error("--net must be at least 1 hidden unit (0: the linear model) and --epochs at least 1")
+    l2 = args.l2 if args.l2 is not None else (NET_L2 if args.net else L2)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(names) != 2 or any(n not in ("random", "easy", "medium", "hard", "expert") for n in names):
         parser.error("--bots takes two levels among random, easy, medium, hard, expert")
@@ -219,18 +460,40 @@ def main(argv=None):
         iterations = 50
     if iterations is not None and iterations < 1:
         parser.error("--budget-iterations must be at least 1")
-    folder = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(folder):
-        parser.error(f"--out: the folder {folder} does not exist")  # now, not after the games
+    for opt, path in (("--out", args.out), ("--save-positions", args.save_positions)):
+        folder = os.path.dirname(os.path.abspath(path)) if path else "."
+        if not os.path.isdir(folder):
+            parser.error(f"{opt}: the folder {folder} does not exist")  # now, not after the games
     if args.model:
         try:
             load_model(args.model)  # a bad file fails now, not in the middle of the games
         except (OSError, ValueError) as exc:
             parser.error(f"--model: {exc}")
+    if args.net:
+        try:
+            import numpy  # noqa: F401  (now, not after the games)
+        except ImportError:
+            parser.error("--net needs numpy, a training-only package: pip install -r requirements-train.txt")
     t0 = time.perf_counter()
-    print(f"playing {args.games} games of {' against '.join(names)} (seed {args.seed}"
-          f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
-    games = play(args.games, args.seed, names, iterations, args.model, args.jobs)
+    if args.positions:
+        try:
+            header, games = read_positions(args.positions)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--positions: {exc}")
+        seed, names, iterations = header["seed"], header["bots"], header["budget_iterations"]
+        print(f"read {len(games)} games of {' against '.join(names)} (seed {seed}) from {args.positions}",
+              flush=True)
+    else:
+        seed = args.seed
+        print(f"playing {args.games} games of {' against '.join(names)} (seed {seed}"
+              f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
+        games = play(args.games, seed, names, iterations, args.model, args.jobs)
+        if args.save_positions:
+            write_positions(args.save_positions, {"seed": seed, "bots": names, "budget_iterations": iterations,
+                                                  "model": args.model, "games": args.games}, games)
+            print(f"wrote the positions to {args.save_positions}", flush=True)
+    if args.net:
+        return main_net(args, games, seed, names, iterations, l2, argv, t0)
     train, test, test_hand = [], [], []
     unfinished = 0
     for k, rows, y in games:
@@ -247,7 +510,7 @@ def main(argv=None):
         return 1
     print(f"{len(train)} positions to fit, {len(test)} held out (games k % {args.holdout} == 0); "
           f"{unfinished} unfinished games left out [{time.perf_counter() - t0:.0f} s]", flush=True)
-    w = fit(train, l2=args.l2, seed=args.seed)
+    w = fit(train, l2=l2, seed=seed)
     held = log_loss(test, w)
     hand = sum(-(y * math.log(max(1e-9, _sigmoid(z))) + (1 - y) * math.log(max(1e-9, 1 - _sigmoid(z))))
                for z, y in test_hand) / len(test_hand)
@@ -259,8 +522,8 @@ def main(argv=None):
           f"hard bot's hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} "
           f"[{time.perf_counter() - t0:.0f} s]", flush=True)
     meta = {"command": "python -m splendor train " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "seed": args.seed, "games": args.games, "bots": names, "budget_iterations": iterations,
-            "model": args.model, "holdout": args.holdout, "l2": args.l2, "positions_fitted": len(train),
+            "seed": seed, "games": len(games), "bots": names, "budget_iterations": iterations,
+            "model": args.model, "holdout": args.holdout, "l2": l2, "positions_fitted": len(train),
             "positions_held_out": len(test), "held_out_log_loss": round(held, 5),
             "fitted_log_loss": round(train_loss, 5), "hand_leaf_held_out_log_loss": round(hand, 5),
             "constant_held_out_log_loss": round(const, 5), "started": round(w[-1], 6)}
