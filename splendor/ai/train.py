@@ -3,18 +3,23 @@
 1. Plays ``--games`` 2-player games between ``--bots`` (default medium against medium; ``expert`` or ``hard`` with
    ``--budget-iterations`` for games of the search bots: the expert plays with ``--model``, default the shipped
    weights - one step of expert iteration). Deal k of seed N is ``arena.game_seed("train-N", k)``: never one of the
-   arena's deals. Every action-phase position is recorded with both seats' features (:mod:`splendor.ai.learned`)
-   and the game's result for seat 0 (1 a win, 0 a loss, a share of a shared victory).
+   arena's deals. Every action-phase position is recorded with both seats' vectors (:mod:`splendor.ai.valuenet`;
+   they begin with the linear model's features, :mod:`splendor.ai.learned`) and the game's result for seat 0 (1 a
+   win, 0 a loss, a share of a shared victory). ``--save-positions PATH`` writes them to a file; ``--positions PATH``
+   reads such a file instead of playing.
 2. Games with k % ``--holdout`` == 0 are held out; the rest are fitted by logistic regression of the result on the
    difference between the seats' features, the same differences times the stage, whether seat 0 is to move and
    whether it started the game (the last one is left out of the model: every move the search compares shares it),
    with an L2 penalty. Newton's method, the Hessian taken from a sample of the positions (pure Python, standard
    library: no numpy needed).
+   With ``--net H`` a value net of H hidden units is fitted instead (:func:`fit_net`: numpy, a training-only
+   package, requirements-train.txt).
 3. Prints the log loss on the held-out positions: the fitted model's, the hard bot's hand-set leaf's and a constant
-   guess's; writes the model (JSON, a few kilobytes) with the settings and the figures in its ``meta``.
+   guess's; writes the model (JSON, a few kilobytes; a net a few dozen) with the settings and the figures in its
+   ``meta``.
 
 Progress and the time left are printed as games finish. Only this command (and ``--jobs``) uses processes; the model
-it writes is read by ``splendor.ai.learned`` in pure Python.
+it writes is read by ``splendor.ai.learned`` (``load_model``) in pure Python.
 """
 
 import argparse
@@ -31,7 +36,7 @@ from .learned import FEATURES, READ_WEIGHTS, ValueModel, game_features, load_mod
 
 L2 = 1e-3
 NET_L2 = 1e-4
-NET_EPOCHS = 30
+NET_EPOCHS = 20
 POSITIONS_FORMAT = "splendor-positions"
 HESSIAN_SAMPLE = 30_000
 
@@ -424,7 +429,7 @@ def _baselines(games, holdout):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m splendor train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True, help="where to write the model (JSON)")
-    parser.add_argument("--seed", type=int, default=None, help="the training deals' seed")
+    parser.add_argument("--seed", type=int, default=None, help="the training deals' seed (needed unless --positions)")
     parser.add_argument("--games", type=int, default=3000, help="games to play (default 3000)")
     parser.add_argument("--bots", default="medium,medium", help="the two levels that play the games "
                         "(medium, hard, expert; default medium,medium)")
