@@ -37,12 +37,11 @@ class ExpertBot(HardBot):
         g = det.copy()
         g.apply_unchecked(action)
         scorer = self.rollout
-        while g.phase_ != "over" and (g.phase_ != "action" or g.current == seat):  # the seat's returns, noble
+        while g.phase_ not in ("action", "over"):  # the seat's own returns and noble choice, as the policy plays
             legal = g.legal_actions()
-            if g.phase_ == "action" or len(legal) == 1:
-                break
-            g.apply_unchecked(max(scorer.scores(g, g.current, legal), key=lambda t: t[0])[1])
-        if g.phase_ != "action" or g.current == seat:
+            g.apply_unchecked(legal[0] if len(legal) == 1 else max(scorer.scores(g, g.current, legal),
+                                                                   key=lambda t: t[0])[1])
+        if g.phase_ == "over" or g.current == seat:
             playout(g, horizon, scorer)
             return leaf(g, seat)
         legal = g.legal_actions()

@@ -142,10 +142,7 @@ class ValueModel:
 
     @classmethod
     def from_dict(cls, data):
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a value model (format {FORMAT!r} expected)")
-        if data.get("version") != 1:
-            raise ValueError(f"value model version {data.get('version')!r} is not supported (1 expected)")
+        check_header(data, FORMAT, "value model")
         if list(data.get("features", ())) != list(FEATURES):
             raise ValueError(f"the value model's features {data.get('features')!r} are not this code's "
                              f"{list(FEATURES)!r}: retrain it with python -m splendor train")
@@ -158,15 +155,35 @@ class ValueModel:
 
     @classmethod
     def load(cls, path):
-        try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except ValueError as exc:
-            raise ValueError(f"{path}: not valid JSON: {exc}") from None
-        try:
-            return cls.from_dict(data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path}: {exc}") from None
+        return _read(path, cls.from_dict)
+
+
+def check_header(data, fmt, what):
+    """ValueError unless ``data`` is a dict of format ``fmt``, version 1 (``what`` names the kind in the message)."""
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise ValueError(f"not a {what} (format {fmt!r} expected)")
+    if data.get("version") != 1:
+        raise ValueError(f"{what} version {data.get('version')!r} is not supported (1 expected)")
+
+
+def _read(path, parse):
+    """``parse`` of the JSON in ``path``; a file that cannot be read as one raises ValueError naming the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except ValueError as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    try:
+        return parse(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def _either(data):
+    if isinstance(data, dict) and data.get("format") == "splendor-value-net":
+        from .valuenet import ValueNet
+        return ValueNet.from_dict(data)
+    return ValueModel.from_dict(data)
 
 
 _SHIPPED = None
@@ -175,18 +192,7 @@ _SHIPPED = None
 def read_model(path):
     """The model in the JSON file ``path``: a :class:`ValueModel` or a :class:`~splendor.ai.valuenet.ValueNet`,
     as its ``format`` says. A file that is neither raises ValueError naming the file."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except ValueError as exc:
-        raise ValueError(f"{path}: not valid JSON: {exc}") from None
-    try:
-        if isinstance(data, dict) and data.get("format") == "splendor-value-net":
-            from .valuenet import ValueNet
-            return ValueNet.from_dict(data)
-        return ValueModel.from_dict(data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"{path}: {exc}") from None
+    return _read(path, _either)
 
 
 def load_model(path=None):

@@ -265,10 +265,7 @@ def fit_net(train, test, hidden=32, epochs=30, l2=1e-4, seed=0, lr=2e-3, batch=1
     mean log loss + l2/2 |weights|^2, each position seen both ways round (s, o) and (o, s). A tenth of the training
     games (k % 10 == 1: positions of one game are alike, so whole games) watches for overfitting: the weights of
     the epoch with the lowest loss on them are kept. Returns (the net's arrays, held-out log loss, best epoch)."""
-    try:
-        import numpy as np
-    except ImportError:
-        raise SystemExit("--net needs numpy, a training-only package: pip install -r requirements-train.txt")
+    import numpy as np  # the command line checked it is there, before the games
     rng = np.random.default_rng(seed)
     A, B, T, M, Y, K = train
     n, d = A.shape
@@ -395,17 +392,22 @@ def main_net(args, games, seed, names, iterations, l2, argv, t0):
     print(f"log loss: held-out {held:.4f} (the epoch {epoch} weights); on the held-out positions the hard bot's "
           f"hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} [{time.perf_counter() - t0:.0f} s]",
           flush=True)
-    meta = {"command": "python -m splendor train " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "seed": seed, "games": len(games), "bots": names, "budget_iterations": iterations,
-            "holdout": args.holdout, "l2": l2, "hidden": args.net, "epochs": args.epochs, "best_epoch": epoch,
-            "positions_fitted": len(train[0]), "positions_held_out": len(test[0]),
-            "held_out_log_loss": round(held, 5), "hand_leaf_held_out_log_loss": round(hand, 5),
-            "constant_held_out_log_loss": round(const, 5)}
+    meta = _meta(argv, seed, games, names, iterations, args.holdout, l2, len(train[0]), len(test[0]), held, hand,
+                 const, hidden=args.net, epochs=args.epochs, best_epoch=epoch)
     net = ValueNet(*(np.asarray(arrays[k]).tolist() for k in ("first", "second", "table", "to_move", "bias",
                                                                "out")), meta=meta)
     net.save(args.out)
     print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes) [{time.perf_counter() - t0:.0f} s]")
     return 0
+
+
+def _meta(argv, seed, games, names, iterations, holdout, l2, fitted, held_out, held, hand, const, **more):
+    """What a model file records of how it was made (its ``meta``): the command, the games, the figures."""
+    return {"command": "python -m splendor train " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "seed": seed, "games": len(games), "bots": names, "budget_iterations": iterations, "holdout": holdout,
+            "l2": l2, "positions_fitted": fitted, "positions_held_out": held_out,
+            "held_out_log_loss": round(held, 5), "hand_leaf_held_out_log_loss": round(hand, 5),
+            "constant_held_out_log_loss": round(const, 5), **more}
 
 
 def _baselines(games, holdout):
@@ -499,7 +501,7 @@ def main(argv=None):
             print(f"wrote the positions to {args.save_positions}", flush=True)
     if args.net:
         return main_net(args, games, seed, names, iterations, l2, argv, t0)
-    train, test, test_hand = [], [], []
+    train, test = [], []
     unfinished = 0
     for k, rows, y in games:
         if y is None:
@@ -509,7 +511,6 @@ def main(argv=None):
             train += design(rows, y)
         else:
             test += design(rows, y)
-            test_hand += [(r[5], y) for r in rows]
     if not train or not test:
         print("too few finished games to fit and to judge the model: play more (--games)", file=sys.stderr)
         return 1
@@ -517,21 +518,13 @@ def main(argv=None):
           f"{unfinished} unfinished games left out [{time.perf_counter() - t0:.0f} s]", flush=True)
     w = fit(train, l2=l2, seed=seed)
     held = log_loss(test, w)
-    hand = sum(-(y * math.log(max(1e-9, _sigmoid(z))) + (1 - y) * math.log(max(1e-9, 1 - _sigmoid(z))))
-               for z, y in test_hand) / len(test_hand)
-    mean = sum(y for _, y in train) / len(train)
-    mean = min(1 - 1e-9, max(1e-9, mean))
-    const = sum(-(y * math.log(mean) + (1 - y) * math.log(1 - mean)) for _, y in test) / len(test)
+    hand, const = _baselines(games, args.holdout)
     train_loss = log_loss(train, w)
     print(f"log loss: held-out {held:.4f} (fitted positions {train_loss:.4f}); on the held-out positions the "
           f"hard bot's hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} "
           f"[{time.perf_counter() - t0:.0f} s]", flush=True)
-    meta = {"command": "python -m splendor train " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "seed": seed, "games": len(games), "bots": names, "budget_iterations": iterations,
-            "model": args.model, "holdout": args.holdout, "l2": l2, "positions_fitted": len(train),
-            "positions_held_out": len(test), "held_out_log_loss": round(held, 5),
-            "fitted_log_loss": round(train_loss, 5), "hand_leaf_held_out_log_loss": round(hand, 5),
-            "constant_held_out_log_loss": round(const, 5), "started": round(w[-1], 6)}
+    meta = _meta(argv, seed, games, names, iterations, args.holdout, l2, len(train), len(test), held, hand, const,
+                 model=args.model, fitted_log_loss=round(train_loss, 5), started=round(w[-1], 6))
     model = model_from(w, meta)
     model.save(args.out)
     print("coefficients (base, per stage):")

@@ -21,7 +21,7 @@ import math
 import operator
 
 from .heuristic import Weights, stage_of
-from .learned import READ_WEIGHTS, seat_features
+from .learned import READ_WEIGHTS, check_header, seat_features
 
 FORMAT = "splendor-value-net"
 NOBLE_SLOTS = 5
@@ -173,10 +173,7 @@ class ValueNet:
 
     @classmethod
     def from_dict(cls, data):
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a value net (format {FORMAT!r} expected)")
-        if data.get("version") != 1:
-            raise ValueError(f"value net version {data.get('version')!r} is not supported (1 expected)")
+        check_header(data, FORMAT, "value net")
         if data.get("seat_inputs") != SEAT_INPUTS or data.get("table_inputs") != TABLE_INPUTS:
             raise ValueError(f"the value net reads {data.get('seat_inputs')!r} numbers a seat and "
                              f"{data.get('table_inputs')!r} of the table, this code {SEAT_INPUTS} and "
