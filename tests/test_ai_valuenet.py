@@ -168,6 +168,24 @@ def test_training_a_net_writes_what_inference_reproduces(tmp_path, capsys):
     assert read_model(lin).base == read_model(played).base
 
 
+def test_several_positions_files_are_fitted_together_and_each_is_recorded(tmp_path, capsys):
+    files, fitted = [], []
+    for seed in (3, 4):
+        files.append(tmp_path / f"pos{seed}.jsonl.gz")
+        out = tmp_path / f"lin{seed}.json"
+        assert train.main(["--out", str(out), "--seed", str(seed), "--games", "6", "--holdout", "3",
+                           "--save-positions", str(files[-1])]) == 0
+        fitted.append(read_model(out).meta["positions_fitted"])
+    both = tmp_path / "both.json"
+    assert train.main(["--out", str(both), "--positions", str(files[0]), "--positions", str(files[1]),
+                       "--holdout", "3"]) == 0
+    text = capsys.readouterr().out
+    assert f"from {files[0]}" in text and f"from {files[1]}" in text
+    meta = read_model(both).meta
+    assert meta["games"] == 12 and meta["positions_fitted"] == sum(fitted)
+    assert [(s["file"], s["seed"]) for s in meta["sources"]] == [("pos3.jsonl.gz", 3), ("pos4.jsonl.gz", 4)]
+
+
 def test_a_positions_file_that_cannot_be_read_is_refused_in_words(tmp_path, capsys):
     bad = tmp_path / "bad.gz"
     bad.write_text("plain text")

@@ -377,7 +377,7 @@ def read_positions(path):
     return header, games
 
 
-def main_net(args, games, seed, names, iterations, l2, argv, t0):
+def main_net(args, games, seed, names, iterations, l2, argv, t0, sources):
     """Fit and write a :class:`~splendor.ai.valuenet.ValueNet` (``--net H``)."""
     from .valuenet import ValueNet
     import numpy as np
@@ -393,7 +393,7 @@ def main_net(args, games, seed, names, iterations, l2, argv, t0):
           f"hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} [{time.perf_counter() - t0:.0f} s]",
           flush=True)
     meta = _meta(argv, seed, games, names, iterations, args.holdout, l2, len(train[0]), len(test[0]), held, hand,
-                 const, hidden=args.net, epochs=args.epochs, best_epoch=epoch)
+                 const, hidden=args.net, epochs=args.epochs, best_epoch=epoch, **sources)
     net = ValueNet(*(np.asarray(arrays[k]).tolist() for k in ("first", "second", "table", "to_move", "bias",
                                                                "out")), meta=meta)
     net.save(args.out)
@@ -448,9 +448,10 @@ def main(argv=None):
     parser.add_argument("--epochs", type=int, default=NET_EPOCHS, help=f"the net's epochs (default {NET_EPOCHS})")
     parser.add_argument("--save-positions", default=None, metavar="PATH",
                         help="also write the played games' positions there (gzipped JSON lines) to fit again later")
-    parser.add_argument("--positions", default=None, metavar="PATH",
+    parser.add_argument("--positions", action="append", default=None, metavar="PATH",
                         help="fit to the positions of a --save-positions file instead of playing games "
-                        "(its seed, bots and games are recorded, not --seed's)")
+                        "(its seed, bots and games are recorded, not --seed's); give it again to fit several "
+                        "files together")
     args = parser.parse_args(argv)
     if args.seed is None and not args.positions:
         parser.error("--seed is needed to play games (or --positions to fit saved ones)")
@@ -482,14 +483,23 @@ def main(argv=None):
         except ImportError:
             parser.error("--net needs numpy, a training-only package: pip install -r requirements-train.txt")
     t0 = time.perf_counter()
+    sources = {}
     if args.positions:
-        try:
-            header, games = read_positions(args.positions)
-        except (OSError, ValueError) as exc:
-            parser.error(f"--positions: {exc}")
-        seed, names, iterations = header["seed"], header["bots"], header["budget_iterations"]
-        print(f"read {len(games)} games of {' against '.join(names)} (seed {seed}) from {args.positions}",
-              flush=True)
+        games, headers = [], []
+        for path in args.positions:
+            try:
+                header, more = read_positions(path)
+            except (OSError, ValueError) as exc:
+                parser.error(f"--positions: {exc}")
+            print(f"read {len(more)} games of {' against '.join(header['bots'])} (seed {header['seed']}) from "
+                  f"{path}", flush=True)
+            games += more
+            headers.append(header)
+        seed, names, iterations = headers[0]["seed"], headers[0]["bots"], headers[0]["budget_iterations"]
+        if len(headers) > 1:  # the first file's seed drives the fit; the model's meta lists every file
+            sources = {"sources": [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
+                                    "budget_iterations": h["budget_iterations"], "model": h.get("model")}
+                                   for path, h in zip(args.positions, headers)]}
     else:
         seed = args.seed
         print(f"playing {args.games} games of {' against '.join(names)} (seed {seed}"
@@ -500,7 +510,7 @@ def main(argv=None):
                                                   "model": args.model, "games": args.games}, games)
             print(f"wrote the positions to {args.save_positions}", flush=True)
     if args.net:
-        return main_net(args, games, seed, names, iterations, l2, argv, t0)
+        return main_net(args, games, seed, names, iterations, l2, argv, t0, sources)
     train, test = [], []
     unfinished = 0
     for k, rows, y in games:
@@ -524,7 +534,7 @@ def main(argv=None):
           f"hard bot's hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} "
           f"[{time.perf_counter() - t0:.0f} s]", flush=True)
     meta = _meta(argv, seed, games, names, iterations, args.holdout, l2, len(train), len(test), held, hand, const,
-                 model=args.model, fitted_log_loss=round(train_loss, 5), started=round(w[-1], 6))
+                 model=args.model, fitted_log_loss=round(train_loss, 5), started=round(w[-1], 6), **sources)
     model = model_from(w, meta)
     model.save(args.out)
     print("coefficients (base, per stage):")
