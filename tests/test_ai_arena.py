@@ -185,6 +185,14 @@ def test_bot_style_tool_replays_the_arena_game_by_game(capsys):
     assert "seed 5 from game 3:" in tail
     with pytest.raises(SystemExit):
         bot_style.main(["--games", "1", "--first", "-1"])
+    # --players 3: the tuned bot and two of --vs, seated as the arena seats "hard,easy,easy"
+    games = arena.run(["hard", "easy", "easy"], players=3, games=3, seed=5, budget=Budget(iterations=3))
+    assert bot_style.main(["--games", "3", "--seed", "5", "--iterations", "3", "--jobs", "1", "--vs", "easy",
+                           "--players", "3", "--per-game"]) == 0
+    out = capsys.readouterr().out
+    assert re.findall(r"^game (\d+): rounds (\d+)$", out, re.M) == [(str(r["k"] + 1), str(r["rounds"])) for r in games]
+    wins = sum(len([s for s in r["winners"] if r["seats"][s] == 0]) / len(r["winners"]) for r in games)
+    assert f"vs easy, 3 players, 3 iterations" in out and f"hard wins {wins / 3:.1%}" in out
 
 
 def test_bot_style_tool_pairs_its_games_with_a_log(tmp_path, capsys):

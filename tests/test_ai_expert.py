@@ -167,6 +167,33 @@ def test_the_model_can_add_candidates_and_make_the_returns():
     assert after[str(scorer_pick)] < max(after.values())
 
 
+def test_the_share_knob_counts_every_opponent_at_a_larger_table():
+    """``share`` (a tuning knob, off): the search's leaf is the seat's share of the table, exp(standing) over every
+    seat's, instead of its chance against the best opponent alone; at two seats the two agree (without to-move)."""
+    model = load_model()
+    one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
+    two = build(cards={0: [one]})
+    st = model.standings(two)
+    assert model.win_share(two, 0) == pytest.approx(1 / (1 + math.exp(-(st[0] - st[1]))))
+    three = build(players=3, cards={0: [one]}, tokens={1: (2, 1, 0, 0, 0, 0)})
+    shares = [model.win_share(three, s) for s in range(3)]
+    assert sum(shares) == pytest.approx(1.0) and shares[0] == max(shares)
+    st = model.standings(three)
+    assert shares[2] == pytest.approx(math.exp(st[2]) / sum(math.exp(v) for v in st))
+    # the search judges its leaves by the share: with no playout and every move searched, its value is the best
+    # move's share right after it (the market is seen, so every deal agrees)
+    legal = three.legal_actions()
+    bot = ExpertBot(model=model, share=True, horizon=0, endgame_horizon=0, candidates=len(legal))
+    action, info = bot.decide(three.observation(0), random.Random(2), Budget(iterations=len(legal) * 4))
+    after = {}
+    for a in legal:
+        g = three.copy()
+        g.apply_unchecked(a)
+        after[str(a)] = model.win_share(g, 0)
+    assert info["win_chance"] == pytest.approx(after[str(action)], abs=1e-3)
+    assert after[str(action)] == pytest.approx(max(after.values()), abs=1e-3)
+
+
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
     for players in (2, 3, 4):
         bots = [get_bot("expert")] + [get_bot("medium")] * (players - 1)

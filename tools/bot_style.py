@@ -1,7 +1,7 @@
 """How the hard bot plays against itself, for tuning its game length (issue 4's self-play target).
 
     .venv/bin/python tools/bot_style.py [--games 40] [--first 0] [--iterations 100 | --seconds 0.25] [--seed 1]
-        [--jobs 2]
+        [--jobs 2] [--players 2]
         [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium] [--per-game]
         [--pair LOG]
 
@@ -10,7 +10,9 @@ Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a
 ``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
 error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
 reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
-With ``--vs`` the other seat is that level and the hard bot's win rate is printed too, with its 95% interval.
+With ``--vs`` the other seat is that level and the hard bot's win rate is printed too, with its 95% interval;
+``--players 3`` or ``4`` seats the tuned bot with two or three of ``--vs`` on the arena's deals, seated as
+``arena --bots tuned,vs,vs`` seats them (so a run pairs game by game with such an arena log).
 ``--seconds S`` gives both seats S seconds a move instead of an iteration count: bots whose iterations cost
 differently compare at an equal time, as in the browser (0.25 s under CPython buys the hard bot about 110
 iterations and the expert about 96 here, about half what 0.8 s buys them in Pyodide; both processes of ``--jobs 2``
@@ -81,8 +83,8 @@ def _indexed(task):
 
 
 def one_game(task):
-    k, seed, budget, hard, weights, vs = task
-    seats = arena.seating(k, 2, 2)
+    k, seed, budget, hard, weights, vs, players = task
+    seats = arena.seating(k, players, players)  # the tuned bot is entry 0, the others entries 1..: as the arena's
 
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
     bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else get_bot(vs.split(":")[-1]) for e in seats]
@@ -103,11 +105,11 @@ def one_game(task):
         mix[kind] = mix.get(kind, 0) + 1
         note_marks(game, reached)  # the points before this action: a mark reached by the previous one
 
-    result = arena.play_game(bots, arena.game_seed(seed, k), [Budget(**budget)] * 2, watch=watch)
+    result = arena.play_game(bots, arena.game_seed(seed, k), [Budget(**budget)] * players, watch=watch)
     game = final[0]
     note_marks(game, reached)
-    mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(2))
-    hard_seats = {s for s in range(2) if seats[s] == 0}
+    mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(players))
+    hard_seats = {s for s in range(players) if seats[s] == 0}
     win = result["winners"]
     hard_win = sum(1 / len(win) for s in win if s in hard_seats)
     return result["rounds"], mix, reached, hard_win
@@ -124,6 +126,9 @@ def main(argv=None):
     parser.add_argument("--progress", action="store_true", help="print a line as each game ends")
     parser.add_argument("--first", type=int, default=0, help="the first game's index: play games first+1 ...")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
+                        help="the table's size: the tuned bot and players-1 of --vs, seated as the arena seats "
+                        "--bots tuned,vs,vs...")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hard", default="{}", help="HardBot keyword arguments, as JSON")
     parser.add_argument("--weights", default="{}", help="overrides of the hard bot's weights (HARD_WEIGHTS), as JSON")
@@ -144,7 +149,7 @@ def main(argv=None):
     budget = {"iterations": args.iterations} if args.seconds is None else {"seconds": args.seconds}
     if args.cpu:
         budget["cpu"] = True
-    tasks = [(k, args.seed, budget, hard, weights, args.vs) for k in games]
+    tasks = [(k, args.seed, budget, hard, weights, args.vs, args.players) for k in games]
     t0 = time.perf_counter()
     done = {}
 
@@ -174,7 +179,8 @@ def main(argv=None):
     low, high = arena.wilson(wins, n)
     spent = (f"{budget['seconds']:g} s{' of processor time' if args.cpu else ''} a move" if "seconds" in budget
              else f"{args.iterations} iterations")
-    print(f"hard {args.hard} weights {args.weights} vs {args.vs}, {spent}, {n} games, "
+    table = f", {args.players} players" if args.players != 2 else ""
+    print(f"hard {args.hard} weights {args.weights} vs {args.vs}{table}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
           + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")

@@ -18,11 +18,13 @@ class ExpertBot(HardBot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
-                 **kwargs):
+                 share=False, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
-        super().__init__(leaf_model=model, leaf_opponent=leaf_opponent, **kwargs)
+        # (tuning knob) share: a leaf is the seat's share of the table (ValueModel.win_share: every opponent
+        # counts) instead of its chance against the best opponent; the same at two seats
+        super().__init__(leaf_model=_Share(model) if share else model, leaf_opponent=leaf_opponent, **kwargs)
         self.model = model
         self.prior = prior                  # extra candidates: the model's best moves one ply ahead (tuning knob)
         self.model_choices = model_choices  # returns and noble choices by the model one ply ahead (tuning knob)
@@ -85,3 +87,10 @@ class ExpertBot(HardBot):
             return rated[best][1], {"candidates": [{"action": str(a), "score": round(v, 3)}
                                                    for v, a in sorted(rated, key=lambda t: -t[0])[:3]]}
         return super()._decide(game, seat, rng, budget, legal)
+
+
+class _Share:
+    """A leaf model for the search whose leaf is ``model.win_share`` (ExpertBot's ``share`` knob)."""
+
+    def __init__(self, model):
+        self.leaf = model.win_share

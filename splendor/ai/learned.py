@@ -134,6 +134,18 @@ class ValueModel:
         best = max(v for j, v in enumerate(st) if j != seat)
         return _sigmoid(st[seat] - best + (self.to_move if game.current == seat else -self.to_move))
 
+    def win_share(self, game, seat):
+        """``seat``'s chance to win as its share of the table: exp(its standing) over the sum of every seat's (at
+        two seats the same as :meth:`win_chance` without the to-move term; at larger tables every opponent counts,
+        not only the best one). The result itself when the game is over."""
+        if game.phase_ == "over":
+            win = game.winners
+            return 1.0 / len(win) if seat in win else 0.0
+        st = self.standings(game)
+        top = max(st)
+        e = [math.exp(v - top) for v in st]
+        return e[seat] / sum(e)
+
     # -- the weights file ---------------------------------------------------------------------------------------
     def to_dict(self):
         return {"format": FORMAT, "version": 1, "features": list(FEATURES),
