@@ -262,3 +262,28 @@ def test_arena_log_tool_reads_the_progress_lines_as_the_arena_counts_them(tmp_pa
     assert "4 games read, 4 finished" in text
     (tmp_path / "empty.log").write_text("nothing\n")
     assert arena_log.main([str(tmp_path / "empty.log")]) == 1
+
+
+def test_search_agreement_tool_counts_the_runs_that_pick_the_reference_move(capsys, monkeypatch):
+    """tools/search_agreement.py: a small budget's picks against a large one's, per position and in all."""
+    from splendor.ai.search import HardBot
+    from tools import search_agreement
+
+    obs = search_agreement.positions([7], every=15, iterations=3)
+    assert [rnd for rnd, _ in obs][:4] == [2, 2, 17, 17] and [o["seat"] for _, o in obs][:4] == [0, 1, 0, 1]
+    obs = obs[:4]
+    # a search of a single candidate plays the scorer's best move whatever its budget: every run agrees
+    lines = []
+    assert search_agreement.agreement(HardBot(candidates=1), obs, 2, 6, 3, out=lambda s, **k: lines.append(s)) == (
+        12, 12)
+    assert len(lines) == 4 and all(line.endswith("3 of 3 runs at 2 agree") for line in lines)
+    # the command's total is the sum of its lines (the same positions, not played again)
+    monkeypatch.setattr(search_agreement, "positions", lambda seeds, every: obs if (seeds, every) == ([7], 15) else [])
+    assert search_agreement.main(["--level", "hard", "--iterations", "4", "--reference", "8", "--runs", "2",
+                                  "--seeds", "7", "--every", "15"]) == 0
+    out = capsys.readouterr().out
+    per = [int(n) for n in re.findall(r"(\d+) of 2 runs at 4 agree", out)]
+    assert len(per) == 4
+    assert f"hard: {sum(per)} of 8 runs at 4 iterations pick the move of 8 ({sum(per) / 8:.1%}) over 4 positions" in out
+    with pytest.raises(SystemExit):
+        search_agreement.main(["--runs", "0"])
