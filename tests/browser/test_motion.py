@@ -81,14 +81,20 @@ def test_tokens_fly_and_a_bot_reply_waits_for_the_person_move_to_be_seen(page):
 
 # Each frame for two seconds: [the page still drawn as before the move (body[data-answering]), token flights running,
 # the move's controls faded].
+# Each frame's (answering, tokens flying, controls faded), from now until three frames after the page is redrawn
+# (answering seen, then over) - however long a loaded machine takes - or 10 s; window.__framesDone then.
 FRAMES_JS = """() => {
   window.__frames = [];
+  window.__framesDone = false;
   const t0 = performance.now();
+  let seen = false, after = 0;
   const step = (t) => {
-    window.__frames.push([!!document.body.dataset.answering,
+    const answering = !!document.body.dataset.answering;
+    window.__frames.push([answering,
       document.getAnimations().filter(a => a.id === 'fly-tokens' && a.playState === 'running').length,
       !!document.querySelector('.actionbar.committing')]);
-    if (t - t0 < 2000) requestAnimationFrame(step);
+    if (answering) seen = true; else if (seen) after += 1;
+    if (after < 3 && t - t0 < 10000) requestAnimationFrame(step); else window.__framesDone = true;
   };
   requestAnimationFrame(step);
 }"""
@@ -115,7 +121,7 @@ def test_a_move_flies_at_once_and_the_page_settles_when_its_pieces_land(page):
         page.wait_for_function("() => !document.body.dataset.answering", timeout=5000)
         assert page.locator(".committing").count() == 0
         assert page.evaluate(COUNTS_JS) != before  # redrawn: three piles hold one fewer
-        page.wait_for_timeout(2100)
+        page.wait_for_function("() => window.__framesDone", timeout=12000)
         frames = page.evaluate("() => window.__frames")
         frames = frames[next(i for i, (answering, _, _) in enumerate(frames) if answering):]  # from the Take on
         drawn = next(i for i, (answering, _, _) in enumerate(frames) if not answering)
@@ -125,6 +131,7 @@ def test_a_move_flies_at_once_and_the_page_settles_when_its_pieces_land(page):
             assert any(faded for _, _, faded in frames[:drawn]), frames[:drawn + 2]
         else:  # redrawn while they fly
             assert frames[drawn][1] > 0, frames[:drawn + 2]
+        settle(page)  # the bot's reply in and saved before the next round clears the storage
 
 
 def test_a_bot_reply_is_drawn_only_after_the_person_move_is(page):
