@@ -523,6 +523,12 @@ class LeafModel:
         return out
 
 
+def result_share(game, seat):
+    """A finished game's result for ``seat``: 1 for a win, a share of a shared victory, 0 for a loss."""
+    win = game.winners
+    return 1.0 / len(win) if seat in win else 0.0
+
+
 def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0, model=None):
     """``seat``'s standing at a search leaf, 0..1: the result when the game is over, otherwise a logistic of its
     value minus the best opponent's, where the opponent's change since the root (``opp_ref``) counts
@@ -530,8 +536,7 @@ def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0, mode
     :class:`LeafModel` the standings are the model's (already on the logistic's scale); without, the seats' values
     over ``scale``."""
     if game.phase_ == "over":
-        win = game.winners
-        return 1.0 / len(win) if seat in win else 0.0
+        return result_share(game, seat)
     if model is not None:
         vals = model.values(game, weights)
         scale = 1.0

@@ -18,7 +18,8 @@ import json
 import math
 import os
 
-from .heuristic import WINNING_POINTS, Weights, bonus_terms, context_value, seat_context, stage_of
+from .heuristic import (WINNING_POINTS, Weights, bonus_terms, context_value, result_share, seat_context,
+                        stage_of)
 
 #: The per-seat features, in the order the weights list them.
 FEATURES = ("points", "engine", "nobles", "held", "prospects", "usable", "gold",
@@ -128,8 +129,7 @@ class ValueModel:
     def win_chance(self, game, seat):
         """The model's chance that ``seat`` wins (the result itself when the game is over)."""
         if game.phase_ == "over":
-            win = game.winners
-            return 1.0 / len(win) if seat in win else 0.0
+            return result_share(game, seat)
         st = self.standings(game)
         best = max(v for j, v in enumerate(st) if j != seat)
         return _sigmoid(st[seat] - best + (self.to_move if game.current == seat else -self.to_move))
@@ -139,8 +139,7 @@ class ValueModel:
         two seats the same as :meth:`win_chance` without the to-move term; at larger tables every opponent counts,
         not only the best one). The result itself when the game is over."""
         if game.phase_ == "over":
-            win = game.winners
-            return 1.0 / len(win) if seat in win else 0.0
+            return result_share(game, seat)
         st = self.standings(game)
         top = max(st)
         e = [math.exp(v - top) for v in st]

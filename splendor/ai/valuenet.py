@@ -20,7 +20,7 @@ import json
 import math
 import operator
 
-from .heuristic import Weights, stage_of
+from .heuristic import Weights, result_share, stage_of
 from .learned import READ_WEIGHTS, check_header, seat_features
 
 FORMAT = "splendor-value-net"
@@ -149,8 +149,7 @@ class ValueNet:
     def win_chance(self, game, seat):
         """The model's chance that ``seat`` wins (its worst pairing; the result itself when the game is over)."""
         if game.phase_ == "over":
-            win = game.winners
-            return 1.0 / len(win) if seat in win else 0.0
+            return result_share(game, seat)
         z = min(self.logits(game, seat))
         if z < -30.0:
             return 0.0
