@@ -13,7 +13,7 @@ import pytest
 import splendor
 from splendor.ai import Budget, get_bot, learned
 from splendor.ai.arena import play_game
-from splendor.ai.expert import ExpertBot
+from splendor.ai.expert import ExpertBot, finish_turn
 from splendor.ai.learned import FEATURES, ValueModel, load_model
 from test_ai_states import build
 
@@ -165,6 +165,41 @@ def test_the_model_can_add_candidates_and_make_the_returns():
     assert after[str(action)] == max(after.values())
     scorer_pick, _ = ExpertBot(model=model).decide(ret.observation(0), random.Random(1), Budget(iterations=4))
     assert after[str(scorer_pick)] < max(after.values())
+
+
+def test_one_ply_judges_a_move_where_the_next_turn_starts():
+    """The model's one-ply judgement (the prior and model_choices knobs) is taken after the seat's returns and noble:
+    mid-turn the seat is still "to move", which the model rewards, so every take that forces a return looked better
+    than it is (a one-ply player of the model then took and gave back tokens all game)."""
+    game = build(tokens={0: (2, 2, 2, 2, 1, 0)})  # nine tokens: a take of three needs two back
+    bot = ExpertBot()
+    take = next(a for a in game.legal_actions() if a.kind == "take" and len(a.colors) == 3)
+    [(value, action)] = bot._one_ply(game, 0, [take])
+    g = game.copy()
+    g.apply_unchecked(action)
+    assert g.phase_ == "return" and g.current == 0
+    mid_turn = bot.model.win_chance(g, 0)
+    finish_turn(g, bot.rollout)
+    assert g.phase_ == "action" and g.current == 1 and sum(g.players[0].tokens.values()) == 10
+    assert value == pytest.approx(bot.model.win_chance(g, 0))
+    assert mid_turn > value + 0.05
+
+
+def test_greedy_plies_play_the_first_turns_of_a_playout_by_the_model():
+    """greedy_plies=m (a tuning knob, off): in a sample, the first m turns after the searched move are each mover's
+    best move by the model one ply ahead (among the playout's pruned moves), not the scorer's. A model that counts
+    gold alone makes the reply a reservation; the scorer's reply is not."""
+    k = len(FEATURES)
+    gold = ValueModel([1.0 if f == "gold" else 0.0 for f in FEATURES], [0.0] * k)
+    game = build()
+    take = next(a for a in game.legal_actions() if a.kind == "take" and len(a.colors) == 3)
+    replies = {}
+    for plies in (0, 1):
+        bot = ExpertBot(model=gold, greedy_plies=plies)
+        g = bot._sample(game, take, 0, 1, lambda g, s: g)
+        assert g.phase_ == "action" and g.current == 0
+        replies[plies] = g.players[1].tokens["gold"]
+    assert replies == {0: 0, 1: 1}
 
 
 def test_the_share_knob_counts_every_opponent_at_a_larger_table():

@@ -186,6 +186,33 @@ def test_several_positions_files_are_fitted_together_and_each_is_recorded(tmp_pa
     assert [(s["file"], s["seed"]) for s in meta["sources"]] == [("pos3.jsonl.gz", 3), ("pos4.jsonl.gz", 4)]
 
 
+def test_exploring_games_play_one_of_the_scorers_best_moves_and_are_recorded(tmp_path, capsys):
+    """``train --explore EPS``: with chance EPS a move is one of the hard scorer's 8 best at random instead of the
+    bot's; the chance is recorded with the saved positions and in the model."""
+    seen = []
+    explorer = train.Explorer(get_bot("medium"), 1.0)
+
+    def watch(game, seat, action):
+        if seat == 0 and game.phase_ == "action":
+            ranked = sorted(explorer.scorer.scores(game, 0, game.legal_actions()), key=lambda t: -t[0])
+            seen.append((str(action), [str(a) for _, a in ranked[:8]], str(ranked[0][1])))
+
+    play_game([explorer, get_bot("medium")], seed=5, watch=watch)
+    assert all(a in top for a, top, _ in seen)
+    assert sum(a != best for a, _, best in seen) > len(seen) / 2  # not the scorer's own pick, mostly
+    out, saved = tmp_path / "x.json", tmp_path / "x.jsonl.gz"
+    assert train.main(["--out", str(out), "--seed", "3", "--games", "6", "--holdout", "3", "--explore", "0.5",
+                       "--save-positions", str(saved)]) == 0
+    assert train.read_positions(saved)[0]["explore"] == 0.5
+    assert read_model(out).meta["explore"] == 0.5
+    plain = tmp_path / "plain.json"
+    assert train.main(["--out", str(plain), "--seed", "3", "--games", "6", "--holdout", "3"]) == 0
+    assert read_model(plain).base != read_model(out).base and "explore" not in read_model(plain).meta
+    with pytest.raises(SystemExit):
+        train.main(["--out", str(out), "--seed", "3", "--explore", "1.5"])
+    assert "--explore is a chance" in capsys.readouterr().err
+
+
 def test_a_positions_file_that_cannot_be_read_is_refused_in_words(tmp_path, capsys):
     bad = tmp_path / "bad.gz"
     bad.write_text("plain text")

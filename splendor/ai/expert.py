@@ -18,7 +18,7 @@ class ExpertBot(HardBot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
-                 share=False, **kwargs):
+                 share=False, greedy_plies=0, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -32,17 +32,20 @@ class ExpertBot(HardBot):
         # (each followed by ``reply_horizon`` turns of playout) instead of one playout of the policy
         self.replies = replies
         self.reply_horizon = reply_horizon
+        # (tuning knob) greedy_plies=m: the first m turns of each playout are played by the model one ply ahead
+        # (each mover picks, among the playout's pruned moves, the one after which the model rates it best), the
+        # rest by the scorer
+        self.greedy_plies = greedy_plies
 
     def _sample(self, det, action, seat, horizon, leaf):
+        if self.greedy_plies:
+            return self._greedy_sample(det, action, seat, horizon, leaf)
         if not self.replies:
             return super()._sample(det, action, seat, horizon, leaf)
         g = det.copy()
         g.apply_unchecked(action)
         scorer = self.rollout
-        while g.phase_ not in ("action", "over"):  # the seat's own returns and noble choice, as the policy plays
-            legal = g.legal_actions()
-            g.apply_unchecked(legal[0] if len(legal) == 1 else max(scorer.scores(g, g.current, legal),
-                                                                   key=lambda t: t[0])[1])
+        finish_turn(g, scorer)
         if g.phase_ == "over" or g.current == seat:
             playout(g, horizon, scorer)
             return leaf(g, seat)
@@ -61,6 +64,25 @@ class ExpertBot(HardBot):
                 worst = v
         return worst
 
+    def _greedy_sample(self, det, action, seat, horizon, leaf):
+        g = det.copy()
+        g.apply_unchecked(action)
+        scorer = self.rollout
+        finish_turn(g, scorer)
+        k = 0
+        while k < self.greedy_plies and k < horizon and g.phase_ != "over":
+            legal = g.legal_actions()
+            if len(legal) > 1:
+                legal = prune(g, legal, scorer)
+                best = max(self._one_ply(g, g.current, legal), key=lambda t: t[0])[1]
+            else:
+                best = legal[0]
+            g.apply_unchecked(best)
+            finish_turn(g, scorer)
+            k += 1
+        playout(g, horizon - k, scorer)
+        return leaf(g, seat)
+
     def _one_ply(self, game, seat, actions):
         """[(the model's win chance for ``seat`` right after the action, action)] (in this deal)."""
         model = self.model
@@ -68,6 +90,7 @@ class ExpertBot(HardBot):
         for a in actions:
             g = game.copy()
             g.apply_unchecked(a)
+            finish_turn(g, self.rollout)  # judged where the next turn starts: not in the middle of this one
             out.append((model.win_chance(g, seat), a))
         return out
 
@@ -87,6 +110,14 @@ class ExpertBot(HardBot):
             return rated[best][1], {"candidates": [{"action": str(a), "score": round(v, 3)}
                                                    for v, a in sorted(rated, key=lambda t: -t[0])[:3]]}
         return super()._decide(game, seat, rng, budget, legal)
+
+
+def finish_turn(g, scorer):
+    """Play the rest of the turn in progress in ``g`` (returns of tokens, a choice of nobles) as ``scorer`` would."""
+    while g.phase_ not in ("action", "over"):
+        legal = g.legal_actions()
+        g.apply_unchecked(legal[0] if len(legal) == 1 else max(scorer.scores(g, g.current, legal),
+                                                               key=lambda t: t[0])[1])
 
 
 class _Share:

@@ -42,12 +42,35 @@ HESSIAN_SAMPLE = 30_000
 
 
 # -- the games ------------------------------------------------------------------------------------------------------
-def _bot(name, model_path):
+def _bot(name, model_path, explore=0.0):
     from . import get_bot
     if name == "expert":
         from .expert import ExpertBot
-        return ExpertBot(model=load_model(model_path) if model_path else None)
-    return get_bot(name)
+        bot = ExpertBot(model=load_model(model_path) if model_path else None)
+    else:
+        bot = get_bot(name)
+    return Explorer(bot, explore) if explore else bot
+
+
+class Explorer:
+    """Plays ``bot``'s moves, except that an action-phase move is, with chance ``eps``, one of the hard scorer's
+    ``width`` best-looking moves at random (the moves the search compares): training games that also visit the
+    positions the search's other candidates lead to, so the model learns to judge them (``train --explore``)."""
+
+    def __init__(self, bot, eps, width=8):
+        from .heuristic import Scorer
+        self.bot, self.eps, self.width = bot, eps, width
+        self.level = bot.level
+        self.scorer = Scorer(Weights(**READ_WEIGHTS))
+
+    def choose(self, observation, rng, budget=None):
+        if observation.get("phase") == "action" and rng.random() < self.eps:
+            from .bots import prepare
+            game, seat = prepare(observation, rng)
+            scored = self.scorer.scores(game, seat, game.legal_actions())
+            scored.sort(key=lambda t: -t[0])
+            return rng.choice(scored[: self.width])[1]
+        return self.bot.choose(observation, rng, budget)
 
 
 def one_game(task):
@@ -57,7 +80,7 @@ def one_game(task):
     from . import arena
     from .budget import Budget
     from .valuenet import game_vectors
-    k, seed, names, iterations, model_path = task
+    k, seed, names, iterations, model_path, explore = task
     w = Weights(**READ_WEIGHTS)
     rows = []
 
@@ -69,7 +92,7 @@ def one_game(task):
                          (v[0] - v[1]) / 3.0, table))
 
     order = names if k % 2 == 0 else names[::-1]
-    bots = [_bot(n, model_path) for n in order]
+    bots = [_bot(n, model_path, explore) for n in order]
     budgets = [Budget(iterations=iterations)] * 2 if iterations else None
     result = arena.play_game(bots, arena.game_seed(f"train-{seed}", k), budgets, watch=watch)
     if result["status"] != "ok":
@@ -78,9 +101,9 @@ def one_game(task):
     return k, rows, (1.0 / len(win) if 0 in win else 0.0)
 
 
-def play(games, seed, names, iterations=None, model_path=None, jobs=1, out=print):
+def play(games, seed, names, iterations=None, model_path=None, jobs=1, out=print, explore=0.0):
     """[(k, rows, result)] in game order, printing progress with the time left."""
-    tasks = [(k, seed, names, iterations, model_path) for k in range(games)]
+    tasks = [(k, seed, names, iterations, model_path, explore) for k in range(games)]
     t0 = time.perf_counter()
     done = []
     step = max(1, games // 20)
@@ -438,6 +461,9 @@ def main(argv=None):
     parser.add_argument("--budget-iterations", type=int, default=None,
                         help="search iterations a move for hard and expert (default: 50)")
     parser.add_argument("--model", default=None, help="the expert's model for its games (default: shipped)")
+    parser.add_argument("--explore", type=float, default=0.0, metavar="EPS",
+                        help="the chance that a move of the games is one of the scorer's 8 best at random instead of "
+                        "the bot's (default 0)")
     parser.add_argument("--holdout", type=int, default=5, help="every n-th game is held out (default 5)")
     parser.add_argument("--l2", type=float, default=None,
                         help=f"L2 penalty (default {L2:g}; with --net {NET_L2:g})")
@@ -466,6 +492,8 @@ def main(argv=None):
     iterations = args.budget_iterations
     if iterations is None and any(n in ("hard", "expert") for n in names):
         iterations = 50
+    if not 0.0 <= args.explore <= 1.0:
+        parser.error("--explore is a chance: between 0 and 1")
     if iterations is not None and iterations < 1:
         parser.error("--budget-iterations must be at least 1")
     for opt, path in (("--out", args.out), ("--save-positions", args.save_positions)):
@@ -483,7 +511,7 @@ def main(argv=None):
         except ImportError:
             parser.error("--net needs numpy, a training-only package: pip install -r requirements-train.txt")
     t0 = time.perf_counter()
-    sources = {}
+    sources = {}  # more of the model's meta: what the games were (several files, exploring moves)
     if args.positions:
         games, headers = [], []
         for path in args.positions:
@@ -496,18 +524,23 @@ def main(argv=None):
             games += more
             headers.append(header)
         seed, names, iterations = headers[0]["seed"], headers[0]["bots"], headers[0]["budget_iterations"]
+        if headers[0].get("explore"):
+            sources["explore"] = headers[0]["explore"]
         if len(headers) > 1:  # the first file's seed drives the fit; the model's meta lists every file
-            sources = {"sources": [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
-                                    "budget_iterations": h["budget_iterations"], "model": h.get("model")}
-                                   for path, h in zip(args.positions, headers)]}
+            sources["sources"] = [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
+                                   "budget_iterations": h["budget_iterations"], "model": h.get("model"),
+                                   "explore": h.get("explore", 0.0)} for path, h in zip(args.positions, headers)]
     else:
         seed = args.seed
         print(f"playing {args.games} games of {' against '.join(names)} (seed {seed}"
               f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
-        games = play(args.games, seed, names, iterations, args.model, args.jobs)
+        games = play(args.games, seed, names, iterations, args.model, args.jobs, explore=args.explore)
+        if args.explore:
+            sources["explore"] = args.explore
         if args.save_positions:
             write_positions(args.save_positions, {"seed": seed, "bots": names, "budget_iterations": iterations,
-                                                  "model": args.model, "games": args.games}, games)
+                                                  "model": args.model, "games": args.games,
+                                                  "explore": args.explore}, games)
             print(f"wrote the positions to {args.save_positions}", flush=True)
     if args.net:
         return main_net(args, games, seed, names, iterations, l2, argv, t0, sources)
