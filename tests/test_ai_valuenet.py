@@ -247,3 +247,22 @@ def test_with_replies_the_expert_sees_the_winning_reply_and_denies_it():
     assert info["win_chance"] > 0
     # without the reserve, every sample sees seat 1 buy the card and win: those moves are worth nothing
     assert all(c["value"] == 0 for c in info["candidates"] if c["action"] != str(action))
+
+
+def test_endgame_replies_take_the_worst_reply_only_in_the_endgame_and_play_it_out():
+    """endgame_replies=K (a tuning knob): once the samples are played out to the end (someone has the endgame's
+    points), a sample is that of replies=K whose replies are played out for the rest of the endgame's horizon;
+    before that, a sample is the plain one."""
+    game = build(cards={0: ["3G5:7u3g", "3R5:7g3r", "1W1:4g"], 1: ["3W5:3w7k", "3U5:7w3u"]},
+                 tokens={0: (1, 1, 0, 1, 1, 0), 1: (0, 0, 4, 0, 0, 0)})
+    assert max(p.points for p in game.players) >= ExpertBot().endgame_points
+    bot = ExpertBot(endgame_replies=3)
+    end, mid = bot.endgame_horizon, bot.horizon
+    judged = ExpertBot(replies=3, reply_horizon=end - 1)
+    plain = ExpertBot()
+    leaf = bot.model.win_chance
+    for action in game.legal_actions()[:6]:
+        assert bot._sample(game, action, 0, end, leaf) == judged._sample(game, action, 0, end, leaf)
+        assert bot._sample(game, action, 0, mid, leaf) == plain._sample(game, action, 0, mid, leaf)
+    assert any(bot._sample(game, a, 0, end, leaf) != plain._sample(game, a, 0, end, leaf)
+               for a in game.legal_actions()[:6])

@@ -18,7 +18,7 @@ class ExpertBot(HardBot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
-                 share=False, greedy_plies=0, **kwargs):
+                 share=False, greedy_plies=0, endgame_replies=0, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -36,11 +36,17 @@ class ExpertBot(HardBot):
         # (each mover picks, among the playout's pruned moves, the one after which the model rates it best), the
         # rest by the scorer
         self.greedy_plies = greedy_plies
+        # (tuning knob) endgame_replies=K: once the search plays its samples out to the end (someone has
+        # ``endgame_points``), a sample is the worst of the next seat's K best-looking replies, each played out
+        self.endgame_replies = endgame_replies
 
     def _sample(self, det, action, seat, horizon, leaf):
         if self.greedy_plies:
             return self._greedy_sample(det, action, seat, horizon, leaf)
-        if not self.replies:
+        replies, reply_horizon = self.replies, self.reply_horizon
+        if self.endgame_replies and horizon > self.horizon:  # the endgame's longer playouts (HardBot._decide)
+            replies, reply_horizon = self.endgame_replies, horizon - 1
+        if not replies:
             return super()._sample(det, action, seat, horizon, leaf)
         g = det.copy()
         g.apply_unchecked(action)
@@ -55,10 +61,10 @@ class ExpertBot(HardBot):
         rated = scorer.scores(g, g.current, legal)
         rated.sort(key=lambda t: -t[0])
         worst = None
-        for _, reply in rated[: self.replies]:
+        for _, reply in rated[:replies]:
             h = g.copy()
             h.apply_unchecked(reply)
-            playout(h, self.reply_horizon, scorer)
+            playout(h, reply_horizon, scorer)
             v = leaf(h, seat)
             if worst is None or v < worst:
                 worst = v
