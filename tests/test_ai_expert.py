@@ -202,6 +202,29 @@ def test_greedy_plies_play_the_first_turns_of_a_playout_by_the_model():
     assert replies == {0: 0, 1: 1}
 
 
+def test_a_playout_with_a_temperature_draws_its_moves_from_the_softmax():
+    """playout_tau=T (a tuning knob, off): the playouts draw each action-phase move from the softmax of the scorer's
+    scores over T instead of playing the best-looking one; a draw is reproducible from its random stream."""
+    from splendor.ai.search import playout
+    scorer = ExpertBot().rollout
+    start = splendor.new_game(players=2, seed=11)
+
+    def played(tau=0.0, seed=None):
+        g = start.copy()
+        playout(g, 8, scorer, tau, random.Random(seed))
+        return g.to_dict()["actions"]
+
+    greedy = played()
+    assert len(greedy) >= 8
+    assert played(0.0, 1) == greedy
+    hot = [played(0.3, seed) for seed in range(6)]
+    assert sum(h != greedy for h in hot) >= 3 and hot[0] == played(0.3, 0)
+    obs = build().observation(0)
+    bot = ExpertBot(playout_tau=0.3)
+    runs = [bot.decide(obs, random.Random(4), Budget(iterations=24)) for _ in range(2)]
+    assert runs[0][0] == runs[1][0] and runs[0][1]["candidates"] == runs[1][1]["candidates"]
+
+
 def test_the_share_knob_counts_every_opponent_at_a_larger_table():
     """``share`` (a tuning knob, off): the search's leaf is the seat's share of the table, exp(standing) over every
     seat's, instead of its chance against the best opponent alone; at two seats the two agree (without to-move)."""

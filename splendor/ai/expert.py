@@ -5,6 +5,8 @@ The model's weights are read from ``expert_weights.json`` when the first expert 
 is imported), so the page and the other levels never pay for them.
 """
 
+import random
+
 from .budget import Budget
 from .search import HardBot, playout, prune
 
@@ -18,7 +20,7 @@ class ExpertBot(HardBot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
-                 share=False, greedy_plies=0, endgame_replies=0, **kwargs):
+                 share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -39,8 +41,17 @@ class ExpertBot(HardBot):
         # (tuning knob) endgame_replies=K: once the search plays its samples out to the end (someone has
         # ``endgame_points``), a sample is the worst of the next seat's K best-looking replies, each played out
         self.endgame_replies = endgame_replies
+        # (tuning knob) playout_tau=T: the playouts draw each action-phase move from the softmax of the scorer's
+        # scores over T (a random stream of their own, from the decision's) instead of playing the best-looking one
+        self.playout_tau = playout_tau
+        self._playout_rng = None
 
     def _sample(self, det, action, seat, horizon, leaf):
+        if self.playout_tau:
+            g = det.copy()
+            g.apply_unchecked(action)
+            playout(g, horizon, self.rollout, self.playout_tau, self._playout_rng)
+            return leaf(g, seat)
         if self.greedy_plies:
             return self._greedy_sample(det, action, seat, horizon, leaf)
         replies, reply_horizon = self.replies, self.reply_horizon
@@ -110,6 +121,8 @@ class ExpertBot(HardBot):
         return cands
 
     def _decide(self, game, seat, rng, budget, legal):
+        if self.playout_tau:
+            self._playout_rng = random.Random(rng.random())
         if self.model_choices and game.phase_ != "action":
             rated = self._one_ply(game, seat, legal)
             best = max(range(len(rated)), key=lambda i: rated[i][0])
