@@ -225,6 +225,25 @@ def test_a_playout_with_a_temperature_draws_its_moves_from_the_softmax():
     assert runs[0][0] == runs[1][0] and runs[0][1]["candidates"] == runs[1][1]["candidates"]
 
 
+def test_whole_turns_give_a_move_that_returns_tokens_a_whole_playout():
+    """whole_turns (a tuning knob): the searched move's turn is finished (its returns) before the playout's turns
+    are counted. Without it a take that must give tokens back is played out one turn fewer than a reservation, and
+    judged with the other seat to move one more time."""
+    game = build(tokens={0: (2, 2, 2, 2, 1, 0)})
+    take = next(a for a in game.legal_actions() if a.kind == "take" and len(a.colors) == 3)
+    reserve = next(a for a in game.legal_actions() if a.kind == "reserve")
+
+    def sampled(bot, action):
+        g = bot._sample(game, action, 0, 4, lambda g, s: g)
+        kinds = [t.split()[0] for t in g.to_dict()["actions"]]
+        return g.current, sum(k not in ("return", "noble") for k in kinds) - 1  # turns after the searched move
+
+    assert sampled(ExpertBot(), reserve) == (1, 4)
+    assert sampled(ExpertBot(), take) == (0, 3)  # the bias
+    assert sampled(ExpertBot(whole_turns=True), take) == (1, 4)
+    assert sampled(ExpertBot(whole_turns=True), reserve) == (1, 4)
+
+
 def test_the_share_knob_counts_every_opponent_at_a_larger_table():
     """``share`` (a tuning knob, off): the search's leaf is the seat's share of the table, exp(standing) over every
     seat's, instead of its chance against the best opponent alone; at two seats the two agree (without to-move)."""

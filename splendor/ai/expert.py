@@ -20,7 +20,7 @@ class ExpertBot(HardBot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
-                 share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, **kwargs):
+                 share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -45,6 +45,10 @@ class ExpertBot(HardBot):
         # scores over T (a random stream of their own, from the decision's) instead of playing the best-looking one
         self.playout_tau = playout_tau
         self._playout_rng = None
+        # (tuning knob) whole_turns: a sample finishes the searched move's turn (its returns, its noble) before the
+        # playout's turns are counted. Without it a move that must give tokens back gets one turn fewer of playout
+        # than the others (its return counts as a turn) and is judged with the other seat to move one more time.
+        self.whole_turns = whole_turns
 
     def _sample(self, det, action, seat, horizon, leaf):
         if self.playout_tau:
@@ -58,6 +62,12 @@ class ExpertBot(HardBot):
         if self.endgame_replies and horizon > self.horizon:  # the endgame's longer playouts (HardBot._decide)
             replies, reply_horizon = self.endgame_replies, horizon - 1
         if not replies:
+            if self.whole_turns:
+                g = det.copy()
+                g.apply_unchecked(action)
+                finish_turn(g, self.rollout)
+                playout(g, horizon, self.rollout)
+                return leaf(g, seat)
             return super()._sample(det, action, seat, horizon, leaf)
         g = det.copy()
         g.apply_unchecked(action)
