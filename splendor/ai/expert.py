@@ -111,7 +111,8 @@ class ExpertBot(HardBot):
         return leaf(g, seat)
 
     def _one_ply(self, game, seat, actions):
-        """[(the model's win chance for ``seat`` where the next turn starts after the action, action)] (in this deal)."""
+        """[(the model's win chance for ``seat`` where the next turn starts after the action, action)] (in this
+        deal)."""
         model = self.model
         out = []
         for a in actions:
