@@ -43,6 +43,7 @@ class ExpertBot(HardBot):
         self.endgame_replies = endgame_replies
         # (tuning knob) playout_tau=T: the playouts draw each action-phase move from the softmax of the scorer's
         # scores over T (a random stream of their own, from the decision's) instead of playing the best-looking one
+        # (in the plain samples: not with replies or greedy_plies)
         self.playout_tau = playout_tau
         self._playout_rng = None
         # (tuning knob) whole_turns: a sample finishes the searched move's turn (its returns, its noble) before the
@@ -51,24 +52,20 @@ class ExpertBot(HardBot):
         self.whole_turns = whole_turns
 
     def _sample(self, det, action, seat, horizon, leaf):
-        if self.playout_tau:
-            g = det.copy()
-            g.apply_unchecked(action)
-            playout(g, horizon, self.rollout, self.playout_tau, self._playout_rng)
-            return leaf(g, seat)
         if self.greedy_plies:
             return self._greedy_sample(det, action, seat, horizon, leaf)
         replies, reply_horizon = self.replies, self.reply_horizon
         if self.endgame_replies and horizon > self.horizon:  # the endgame's longer playouts (HardBot._decide)
             replies, reply_horizon = self.endgame_replies, horizon - 1
         if not replies:
+            if not (self.whole_turns or self.playout_tau):
+                return super()._sample(det, action, seat, horizon, leaf)
+            g = det.copy()
+            g.apply_unchecked(action)
             if self.whole_turns:
-                g = det.copy()
-                g.apply_unchecked(action)
                 finish_turn(g, self.rollout)
-                playout(g, horizon, self.rollout)
-                return leaf(g, seat)
-            return super()._sample(det, action, seat, horizon, leaf)
+            playout(g, horizon, self.rollout, self.playout_tau, self._playout_rng)
+            return leaf(g, seat)
         g = det.copy()
         g.apply_unchecked(action)
         scorer = self.rollout

@@ -31,7 +31,8 @@ import random
 import sys
 import time
 
-from .heuristic import Weights, seat_values
+from .bots import prepare
+from .heuristic import Scorer, Weights, seat_values
 from .learned import FEATURES, READ_WEIGHTS, ValueModel, game_features, load_model
 
 L2 = 1e-3
@@ -58,14 +59,12 @@ class Explorer:
     positions the search's other candidates lead to, so the model learns to judge them (``train --explore``)."""
 
     def __init__(self, bot, eps, width=8):
-        from .heuristic import Scorer
         self.bot, self.eps, self.width = bot, eps, width
         self.level = bot.level
         self.scorer = Scorer(Weights(**READ_WEIGHTS))
 
     def choose(self, observation, rng, budget=None):
         if observation.get("phase") == "action" and rng.random() < self.eps:
-            from .bots import prepare
             game, seat = prepare(observation, rng)
             scored = self.scorer.scores(game, seat, game.legal_actions())
             scored.sort(key=lambda t: -t[0])
