@@ -271,12 +271,53 @@ def test_the_share_knob_counts_every_opponent_at_a_larger_table():
     assert after[str(action)] == pytest.approx(max(after.values()), abs=1e-3)
 
 
+def test_the_tree_search_walks_down_replies_and_is_reproducible():
+    """tree (a tuning knob, off): a determinized tree search over the same root candidates; its walks go past the
+    reply to the seat's next move, every iteration visits one root move, and the most visited one is played."""
+    obs = build().observation(0)
+    bot = ExpertBot(tree=True, tree_width=2)
+    runs = [bot.decide(obs, random.Random(5), Budget(iterations=60)) for _ in range(2)]
+    (action, info), again = runs
+    assert again[0] == action and again[1]["candidates"] == info["candidates"]
+    assert info["iterations"] == 60 and info["depth"] >= 3
+    assert info["candidates"][0]["action"] == str(action)
+    assert sum(c["visits"] for c in info["candidates"]) <= 60
+    # its leaves judge every seat at once, as the model's win_chance does seat by seat
+    from splendor.ai.tree import _values
+    model, g, rng = load_model(), splendor.new_game(players=3, seed=3), random.Random(1)
+    for _ in range(30):
+        g.apply(rng.choice(g.legal_actions()))
+        assert _values(model, g, 3) == pytest.approx([model.win_chance(g, s) for s in range(3)])
+
+
+def test_the_tree_search_judges_its_leaves_by_the_model():
+    """As the flat search (test above): a model that counts points alone buys the point card, one that counts gold
+    alone reserves, whatever the replies in the tree."""
+    market = [c for row in build().market for c in row if c]
+    card = next(c for c in market if c.points and max(c.cost_t) <= 4 and sum(c.cost_t) <= 10)
+    game = build(tokens={0: tuple(card.cost_t) + (0,)})
+    legal = game.legal_actions()
+    k = len(FEATURES)
+
+    def only(name):
+        return ValueModel([1.0 if f == name else 0.0 for f in FEATURES], [0.0] * k)
+
+    kw = {"tree": True, "tree_horizon": 0, "endgame_horizon": 0, "candidates": len(legal)}
+    obs = game.observation(0)
+    points, info = ExpertBot(model=only("points"), **kw).decide(obs, random.Random(1), Budget(iterations=200))
+    gold, _ = ExpertBot(model=only("gold"), **kw).decide(obs, random.Random(1), Budget(iterations=200))
+    assert points.kind == "buy" and points.card == card
+    assert gold.kind == "reserve"
+    assert info["depth"] >= 2
+
+
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
     for players in (2, 3, 4):
-        bots = [get_bot("expert")] + [get_bot("medium")] * (players - 1)
-        result = play_game(bots, seed=40 + players, budgets=[Budget(iterations=8)] * players)
-        assert result["status"] == "ok", result["error"]
-        assert result["winners"]
+        for expert in (get_bot("expert"), ExpertBot(tree=True)):
+            bots = [expert] + [get_bot("medium")] * (players - 1)
+            result = play_game(bots, seed=40 + players, budgets=[Budget(iterations=8)] * players)
+            assert result["status"] == "ok", result["error"]
+            assert result["winners"]
 
 
 def test_expert_through_the_protocol():

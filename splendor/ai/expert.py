@@ -8,7 +8,8 @@ is imported), so the page and the other levels never pay for them.
 import random
 
 from .budget import Budget
-from .search import HardBot, playout, prune
+from . import tree as _tree
+from .search import HardBot, finish_turn, playout, prune
 
 
 class ExpertBot(HardBot):
@@ -20,7 +21,8 @@ class ExpertBot(HardBot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
-                 share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, **kwargs):
+                 share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, tree=False,
+                 tree_width=4, tree_c=0.5, tree_horizon=2, tree_halving=False, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -50,6 +52,14 @@ class ExpertBot(HardBot):
         # playout's turns are counted. Without it a move that must give tokens back gets one turn fewer of playout
         # than the others (its return counts as a turn) and is judged with the other seat to move one more time.
         self.whole_turns = whole_turns
+        # (tuning knob) tree: a determinized tree search (splendor.ai.tree) over the same root candidates instead of
+        # the flat one: deeper moves are the scorer's ``tree_width`` best, chosen by UCB with constant ``tree_c``;
+        # a new leaf is played on ``tree_horizon`` turns (the endgame's horizon once someone is near the end)
+        self.tree = tree
+        self.tree_width = tree_width
+        self.tree_c = tree_c
+        self.tree_horizon = tree_horizon
+        self.tree_halving = tree_halving  # the root's moves by the flat search's halving, not by UCB
 
     def _sample(self, det, action, seat, horizon, leaf):
         if self.greedy_plies:
@@ -136,15 +146,30 @@ class ExpertBot(HardBot):
             best = max(range(len(rated)), key=lambda i: rated[i][0])
             return rated[best][1], {"candidates": [{"action": str(a), "score": round(v, 3)}
                                                    for v, a in sorted(rated, key=lambda t: -t[0])[:3]]}
+        if self.tree and game.phase_ == "action":
+            return self._tree_decide(game, seat, rng, budget, legal)
         return super()._decide(game, seat, rng, budget, legal)
 
-
-def finish_turn(g, scorer):
-    """Play the rest of the turn in progress in ``g`` (returns of tokens, a choice of nobles) as ``scorer`` would."""
-    while g.phase_ not in ("action", "over"):
-        legal = g.legal_actions()
-        g.apply_unchecked(legal[0] if len(legal) == 1 else max(scorer.scores(g, g.current, legal),
-                                                               key=lambda t: t[0])[1])
+    def _tree_decide(self, game, seat, rng, budget, legal):
+        scored = self.scorer.scores(game, seat, legal)
+        cands = self._candidates(game, seat, scored)
+        horizon = self.tree_horizon
+        if max(p.points for p in game._players) >= self.endgame_points:
+            horizon = max(horizon, self.endgame_horizon)
+        clock = budget.clock()
+        best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon)
+        order = sorted(range(len(cands)), key=lambda i: (-stats[i][0], -stats[i][1]))
+        return cands[best], {
+            "iterations": clock.n,
+            "searched": len(cands),
+            "depth": depth,
+            "seconds": round(clock.elapsed(), 3),
+            "win_chance": round(stats[best][1] / stats[best][0], 3) if stats[best][0] else None,
+            "candidates": [
+                {"action": str(cands[i]), "value": round(stats[i][1] / stats[i][0], 3), "visits": stats[i][0]}
+                for i in order[:4] if stats[i][0]
+            ],
+        }
 
 
 class _Share:

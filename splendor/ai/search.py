@@ -94,6 +94,14 @@ def playout(g, plies, scorer, tau=0.0, rng=None):
     return g
 
 
+def finish_turn(g, scorer):
+    """Play the rest of the turn in progress in ``g`` (returns of tokens, a choice of nobles) as ``scorer`` would."""
+    while g.phase_ not in ("action", "over"):
+        legal = g.legal_actions()
+        g.apply_unchecked(legal[0] if len(legal) == 1 else max(scorer.scores(g, g.current, legal),
+                                                               key=lambda t: t[0])[1])
+
+
 #: The hard bot's own weights, over the medium bot's (tuned for strength): a bonus's engine value starts lower and a
 #: reserved card costs less to hold. Chosen for the length of its games against itself (docs/BOTS.md, "The game
 #: length"); the medium bot keeps the defaults.

@@ -1,0 +1,147 @@
+"""A determinized tree search for the expert bot (``ExpertBot(tree=True)``, a tuning knob).
+
+Single-observer information-set Monte Carlo tree search: every iteration deals the unseen cards afresh (as the hard
+bot's search does), walks down one tree of actions shared by all the deals, choosing at each action phase among the
+scorer's best-looking moves that are legal in this deal by UCB (each seat for itself, the chances it reaches; the
+count of the deals in which a move was available stands for its parent's visits), adds one new move to the tree,
+plays a few turns on with the scorer's policy and judges the position reached with the learned model, for every
+seat. Returns and noble choices are played by the scorer and are not nodes. The root's move is the one visited
+most. Where the flat search judges each of its moves by what the scorer's policy does next, the tree searches the
+replies and the seat's next moves too.
+"""
+
+import math
+
+from .learned import _sigmoid
+from .search import finish_turn, playout, prune, resample
+
+
+class _Edge:
+    __slots__ = ("action", "n", "w", "avail", "children")
+
+    def __init__(self, action):
+        self.action = action
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.children = {}
+
+
+def _values(model, g, n):
+    """Every seat's chance to win where ``g`` stands, by ``model`` (the result when the game is over): as
+    ``model.win_chance`` for each seat, with the standings read once."""
+    standings = getattr(model, "standings", None)
+    if standings is None or g.phase_ == "over":
+        return [model.win_chance(g, s) for s in range(n)]
+    st = standings(g)
+    tm = model.to_move
+    out = []
+    for s in range(n):
+        best = max(v for j, v in enumerate(st) if j != s)
+        out.append(_sigmoid(st[s] - best + (tm if g.current == s else -tm)))
+    return out
+
+
+def _choose(node, moves, c):
+    """The edge to follow from ``node`` among ``moves`` (those legal in this deal): the first of them not yet in the
+    tree, added (True), or the best by UCB (False)."""
+    new = None
+    best, best_u = None, None
+    for a in moves:
+        e = node.get(a)
+        if e is None:
+            if new is None:
+                new = a
+            continue
+        e.avail += 1
+        if new is None:
+            u = e.w / e.n + c * math.sqrt(math.log(e.avail) / e.n)
+            if best_u is None or u > best_u:
+                best, best_u = e, u
+    if new is not None:
+        e = node[new] = _Edge(new)
+        e.avail = 1
+        return e, True
+    return best, False
+
+
+def _walk(g, node, path, scorer, width, c, moves=None):
+    """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
+    the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices
+    (default: the scorer's ``width`` best of the playout's pruned moves)."""
+    while g.phase_ != "over":
+        if moves is None:
+            finish_turn(g, scorer)
+            if g.phase_ == "over":
+                break
+            legal = g.legal_actions()
+            if len(legal) > 1:
+                legal = prune(g, legal, scorer)
+            rated = scorer.scores(g, g.current, legal)
+            rated.sort(key=lambda t: -t[0])
+            moves = [a for _, a in rated[:width]]
+        mover = g.current
+        e, new = _choose(node, moves, c)
+        g.apply_unchecked(e.action)
+        path.append((e, mover))
+        if new:
+            break
+        node = e.children
+        moves = None
+
+
+def search(bot, game, seat, cands, rng, clock, horizon):
+    """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands``: (best index into
+    cands, per-candidate [visits, total value], the most moves one walk down the tree made). With the bot's
+    ``tree_halving`` the root is not chosen by UCB: as in the flat search, every deal is walked from each candidate
+    still in the running (common random numbers) and the worse half are dropped after 4, 8, 16 ... deals."""
+    model = bot.model
+    scorer = bot.rollout
+    n_seats = len(game._players)
+    width, c = bot.tree_width, bot.tree_c
+    root = {}
+    deepest = 0
+
+    def judge(g, path):
+        nonlocal deepest
+        if g.phase_ != "over":
+            finish_turn(g, scorer)
+            playout(g, horizon, scorer)
+        deepest = max(deepest, len(path))
+        vals = _values(model, g, n_seats)
+        for e, mover in path:
+            e.n += 1
+            e.w += vals[mover]
+        clock.tick()
+
+    if bot.tree_halving:
+        edges = [_Edge(a) for a in cands]
+        alive = list(range(len(cands)))
+        samples, next_cut = 0, 4
+        while not clock.done():
+            det = resample(game, seat, rng)
+            for i in alive:
+                g = det.copy()
+                e = edges[i]
+                g.apply_unchecked(e.action)
+                path = [(e, seat)]
+                if e.n:
+                    _walk(g, e.children, path, scorer, width, c)
+                judge(g, path)
+            samples += 1
+            if len(alive) > 2 and samples >= next_cut:
+                alive.sort(key=lambda i: -edges[i].w / edges[i].n)
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+                next_cut *= 2
+        stats = [[e.n, e.w] for e in edges]
+        most = max(s[0] for s in stats)
+        best = max((i for i in range(len(cands)) if stats[i][0] == most), key=lambda i: stats[i][1])
+        return best, stats, deepest
+    while not clock.done():
+        g = resample(game, seat, rng)
+        path = []
+        _walk(g, root, path, scorer, width, c, moves=cands)
+        judge(g, path)
+    stats = [[root[a].n, root[a].w] if a in root else [0, 0.0] for a in cands]
+    best = max(range(len(cands)), key=lambda i: (stats[i][0], stats[i][1]))
+    return best, stats, deepest
