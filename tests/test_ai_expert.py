@@ -13,8 +13,9 @@ import pytest
 import splendor
 from splendor.ai import Budget, get_bot, learned
 from splendor.ai.arena import play_game
-from splendor.ai.expert import ExpertBot, finish_turn
+from splendor.ai.expert import ExpertBot
 from splendor.ai.learned import FEATURES, ValueModel, load_model
+from splendor.ai.search import finish_turn
 from test_ai_states import build
 
 
@@ -120,7 +121,7 @@ def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
     def only(name):
         return ValueModel([1.0 if f == name else 0.0 for f in FEATURES], [0.0] * k)
 
-    kw = {"horizon": 0, "endgame_horizon": 0, "candidates": len(legal)}
+    kw = {"horizon": 0, "endgame_horizon": 0, "candidates": len(legal), "tree": False}  # the flat search
     obs = game.observation(0)
     points, _ = ExpertBot(model=only("points"), **kw).decide(obs, random.Random(1), Budget(iterations=12))
     gold, _ = ExpertBot(model=only("gold"), **kw).decide(obs, random.Random(1), Budget(iterations=12))
@@ -260,7 +261,7 @@ def test_the_share_knob_counts_every_opponent_at_a_larger_table():
     # the search judges its leaves by the share: with no playout and every move searched, its value is the best
     # move's share right after it (the market is seen, so every deal agrees)
     legal = three.legal_actions()
-    bot = ExpertBot(model=model, share=True, horizon=0, endgame_horizon=0, candidates=len(legal))
+    bot = ExpertBot(model=model, share=True, horizon=0, endgame_horizon=0, candidates=len(legal), tree=False)
     action, info = bot.decide(three.observation(0), random.Random(2), Budget(iterations=len(legal) * 4))
     after = {}
     for a in legal:
@@ -272,8 +273,9 @@ def test_the_share_knob_counts_every_opponent_at_a_larger_table():
 
 
 def test_the_tree_search_walks_down_replies_and_is_reproducible():
-    """tree (a tuning knob, off): a determinized tree search over the same root candidates; its walks go past the
-    reply to the seat's next move, every iteration visits one root move, and the most visited one is played."""
+    """The shipped expert searches a tree (``tree=True``; ``tree=False`` is the flat search of the hard bot): its
+    walks go past the reply to the seat's next move, every iteration visits one root move, the most visited one is
+    played, and a seed and an iteration budget reproduce the move."""
     obs = build().observation(0)
     bot = ExpertBot(tree=True, tree_width=2)
     runs = [bot.decide(obs, random.Random(5), Budget(iterations=60)) for _ in range(2)]
@@ -313,7 +315,7 @@ def test_the_tree_search_judges_its_leaves_by_the_model():
 
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
     for players in (2, 3, 4):
-        for expert in (get_bot("expert"), ExpertBot(tree=True)):
+        for expert in (get_bot("expert"), ExpertBot(tree=False)):
             bots = [expert] + [get_bot("medium")] * (players - 1)
             result = play_game(bots, seed=40 + players, budgets=[Budget(iterations=8)] * players)
             assert result["status"] == "ok", result["error"]

@@ -241,12 +241,17 @@ def test_with_replies_the_expert_sees_the_winning_reply_and_denies_it():
     wins = [a for a in splendor.Game.from_dict(mirror).legal_actions() if a.kind == "buy" and a.card.points]
     assert [a.card.code for a in wins] == [x]  # the one way seat 1 reaches 15 next turn
     legal = game.legal_actions()
-    bot = ExpertBot(replies=4, reply_horizon=0, candidates=len(legal))
+    bot = ExpertBot(replies=4, reply_horizon=0, candidates=len(legal), tree=False)
     action, info = bot.decide(game.observation(0), random.Random(2), Budget(iterations=6 * len(legal)))
     assert action.kind == "reserve" and action.card is not None and action.card.code == x, (action, info)
     assert info["win_chance"] > 0
     # without the reserve, every sample sees seat 1 buy the card and win: those moves are worth nothing
     assert all(c["value"] == 0 for c in info["candidates"] if c["action"] != str(action))
+    # the shipped expert (its tree search, no replies knob) denies the card too, on every seed
+    for seed in range(4):
+        tree = ExpertBot(candidates=len(legal))
+        action, info = tree.decide(game.observation(0), random.Random(seed), Budget(iterations=20 * len(legal)))
+        assert action.kind == "reserve" and action.card.code == x, (seed, action, info)
 
 
 def test_endgame_replies_take_the_worst_reply_only_in_the_endgame_and_play_it_out():

@@ -1,5 +1,6 @@
-"""The expert bot: the hard bot's determinized search, judging the positions its playouts reach with the learned
-value model (:mod:`splendor.ai.learned`) instead of the hand-written value.
+"""The expert bot: a determinized tree search (:mod:`splendor.ai.tree`) over the hard bot's candidate moves, judging
+the positions its walks and short playouts reach with the learned value model (:mod:`splendor.ai.learned`); with
+``tree=False`` the hard bot's flat search with the model at its leaves (the expert of the first six sessions).
 
 The model's weights are read from ``expert_weights.json`` when the first expert bot is made (not when the package
 is imported), so the page and the other levels never pay for them.
@@ -13,16 +14,16 @@ from .search import HardBot, finish_turn, playout, prune
 
 
 class ExpertBot(HardBot):
-    """A :class:`HardBot` whose leaf is a :class:`~splendor.ai.learned.ValueModel` (default: the shipped one).
-    ``leaf_opponent``: how much the best opponent's change since the root counts at a leaf (1.0: the model's win
+    """A :class:`HardBot` whose leaf is a :class:`~splendor.ai.learned.ValueModel` (default: the shipped one), searching
+    a tree (``tree``, on) or the hard bot's flat way. ``leaf_opponent``: how much the best opponent's change since the root counts at a leaf (1.0: the model's win
     chance as it is). Other arguments as HardBot's."""
 
     level = "expert"
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
-                 share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, tree=False,
-                 tree_width=4, tree_c=0.5, tree_horizon=2, tree_halving=False, **kwargs):
+                 share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, tree=True,
+                 tree_width=4, tree_c=0.15, tree_horizon=3, tree_halving=False, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -52,14 +53,15 @@ class ExpertBot(HardBot):
         # playout's turns are counted. Without it a move that must give tokens back gets one turn fewer of playout
         # than the others (its return counts as a turn) and is judged with the other seat to move one more time.
         self.whole_turns = whole_turns
-        # (tuning knob) tree: a determinized tree search (splendor.ai.tree) over the same root candidates instead of
-        # the flat one: deeper moves are the scorer's ``tree_width`` best, chosen by UCB with constant ``tree_c``;
-        # a new leaf is played on ``tree_horizon`` turns (the endgame's horizon once someone is near the end)
+        # tree (on in the shipped level): a determinized tree search (splendor.ai.tree) over the same root
+        # candidates instead of the flat one: deeper moves are the scorer's ``tree_width`` best, chosen by UCB with
+        # constant ``tree_c``; a new leaf is played on ``tree_horizon`` turns (the endgame's horizon once someone is
+        # near the end). The flat search's knobs (prior aside, which adds root candidates) act with tree=False only.
         self.tree = tree
         self.tree_width = tree_width
         self.tree_c = tree_c
         self.tree_horizon = tree_horizon
-        self.tree_halving = tree_halving  # the root's moves by the flat search's halving, not by UCB
+        self.tree_halving = tree_halving  # (tuning knob) the root's moves by the flat search's halving, not UCB
 
     def _sample(self, det, action, seat, horizon, leaf):
         if self.greedy_plies:

@@ -1,4 +1,4 @@
-"""A determinized tree search for the expert bot (``ExpertBot(tree=True)``, a tuning knob).
+"""The expert bot's search (``ExpertBot(tree=True)``, the shipped level; ``tree=False`` is the hard bot's flat one).
 
 Single-observer information-set Monte Carlo tree search: every iteration deals the unseen cards afresh (as the hard
 bot's search does), walks down one tree of actions shared by all the deals, choosing at each action phase among the
