@@ -107,11 +107,13 @@ def test_the_model_prefers_what_wins_and_its_win_chance_is_a_probability():
         assert model.base[i] > 0 and model.base[i] + model.per_stage[i] > 0, name
 
 
-def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
+@pytest.mark.parametrize("tree", [True, False], ids=["tree", "flat"])
+def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves(tree):
     assert splendor.ai.LEVELS[-1] == "expert"
     bot = get_bot("expert")
-    assert isinstance(bot, ExpertBot) and bot.leaf_model is load_model() and bot.level == "expert"
+    assert isinstance(bot, ExpertBot) and bot.leaf_model is load_model() and bot.level == "expert" and bot.tree
     # a model that counts only points makes the search buy the point card; one that counts only gold reserves
+    # (in the tree, whatever the replies below its moves)
     market = [c for row in build().market for c in row if c]
     card = next(c for c in market if c.points and max(c.cost_t) <= 4 and sum(c.cost_t) <= 10)
     game = build(tokens={0: tuple(card.cost_t) + (0,)})
@@ -121,12 +123,14 @@ def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
     def only(name):
         return ValueModel([1.0 if f == name else 0.0 for f in FEATURES], [0.0] * k)
 
-    kw = {"horizon": 0, "endgame_horizon": 0, "candidates": len(legal), "tree": False}  # the flat search
+    kw = {"horizon": 0, "tree_horizon": 0, "endgame_horizon": 0, "candidates": len(legal), "tree": tree}
     obs = game.observation(0)
-    points, _ = ExpertBot(model=only("points"), **kw).decide(obs, random.Random(1), Budget(iterations=12))
-    gold, _ = ExpertBot(model=only("gold"), **kw).decide(obs, random.Random(1), Budget(iterations=12))
+    budget = Budget(iterations=200 if tree else 12)
+    points, info = ExpertBot(model=only("points"), **kw).decide(obs, random.Random(1), budget)
+    gold, _ = ExpertBot(model=only("gold"), **kw).decide(obs, random.Random(1), budget)
     assert points.kind == "buy" and points.card == card
     assert gold.kind == "reserve"
+    assert ("depth" in info) == tree and info.get("depth", 2) >= 2
 
 
 def test_the_model_can_add_candidates_and_make_the_returns():
@@ -290,27 +294,6 @@ def test_the_tree_search_walks_down_replies_and_is_reproducible():
     for _ in range(30):
         g.apply(rng.choice(g.legal_actions()))
         assert _values(model, g, 3) == pytest.approx([model.win_chance(g, s) for s in range(3)])
-
-
-def test_the_tree_search_judges_its_leaves_by_the_model():
-    """As the flat search (test above): a model that counts points alone buys the point card, one that counts gold
-    alone reserves, whatever the replies in the tree."""
-    market = [c for row in build().market for c in row if c]
-    card = next(c for c in market if c.points and max(c.cost_t) <= 4 and sum(c.cost_t) <= 10)
-    game = build(tokens={0: tuple(card.cost_t) + (0,)})
-    legal = game.legal_actions()
-    k = len(FEATURES)
-
-    def only(name):
-        return ValueModel([1.0 if f == name else 0.0 for f in FEATURES], [0.0] * k)
-
-    kw = {"tree": True, "tree_horizon": 0, "endgame_horizon": 0, "candidates": len(legal)}
-    obs = game.observation(0)
-    points, info = ExpertBot(model=only("points"), **kw).decide(obs, random.Random(1), Budget(iterations=200))
-    gold, _ = ExpertBot(model=only("gold"), **kw).decide(obs, random.Random(1), Budget(iterations=200))
-    assert points.kind == "buy" and points.card == card
-    assert gold.kind == "reserve"
-    assert info["depth"] >= 2
 
 
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
