@@ -8,15 +8,16 @@ is imported), so the page and the other levels never pay for them.
 
 import random
 
-from .budget import Budget
 from . import tree as _tree
+from .bots import _top
+from .budget import Budget
 from .search import HardBot, finish_turn, playout, prune
 
 
 class ExpertBot(HardBot):
-    """A :class:`HardBot` whose leaf is a :class:`~splendor.ai.learned.ValueModel` (default: the shipped one), searching
-    a tree (``tree``, on) or the hard bot's flat way. ``leaf_opponent``: how much the best opponent's change since the root counts at a leaf (1.0: the model's win
-    chance as it is). Other arguments as HardBot's."""
+    """A :class:`HardBot` whose leaf is a :class:`~splendor.ai.learned.ValueModel` (default: the shipped one),
+    searching a tree (``tree``, on) or the hard bot's flat way. ``leaf_opponent``: how much the best opponent's change
+    since the root counts at a leaf (1.0: the model's win chance as it is). Other arguments as HardBot's."""
 
     level = "expert"
     default_budget = Budget(seconds=0.8)
@@ -56,7 +57,7 @@ class ExpertBot(HardBot):
         # tree (on in the shipped level): a determinized tree search (splendor.ai.tree) over the same root
         # candidates instead of the flat one: deeper moves are the scorer's ``tree_width`` best, chosen by UCB with
         # constant ``tree_c``; a new leaf is played on ``tree_horizon`` turns (the endgame's horizon once someone is
-        # near the end). The flat search's knobs (prior aside, which adds root candidates) act with tree=False only.
+        # near the end). The flat search's knobs act with tree=False only (not prior and model_choices: both searches).
         self.tree = tree
         self.tree_width = tree_width
         self.tree_c = tree_c
@@ -160,13 +161,15 @@ class ExpertBot(HardBot):
             horizon = max(horizon, self.endgame_horizon)
         clock = budget.clock()
         best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon)
+        if not clock.n:
+            return cands[0], {"iterations": 0, "candidates": _top(scored)}
         order = sorted(range(len(cands)), key=lambda i: (-stats[i][0], -stats[i][1]))
         return cands[best], {
             "iterations": clock.n,
             "searched": len(cands),
             "depth": depth,
             "seconds": round(clock.elapsed(), 3),
-            "win_chance": round(stats[best][1] / stats[best][0], 3) if stats[best][0] else None,
+            "win_chance": round(stats[best][1] / stats[best][0], 3),
             "candidates": [
                 {"action": str(cands[i]), "value": round(stats[i][1] / stats[i][0], 3), "visits": stats[i][0]}
                 for i in order[:4] if stats[i][0]
