@@ -288,12 +288,18 @@ def test_the_tree_search_walks_down_replies_and_is_reproducible():
     assert info["iterations"] == 60 and info["depth"] >= 3
     assert info["candidates"][0]["action"] == str(action)
     assert sum(c["visits"] for c in info["candidates"]) <= 60
-    # its leaves judge every seat at once, as the model's win_chance does seat by seat
+    # its leaves judge every seat at once (ValueModel.win_chances): each seat's standing against its best opponent's,
+    # the seat to move favoured; the result itself once the game is over
     from splendor.ai.tree import _values
     model, g, rng = load_model(), splendor.new_game(players=3, seed=3), random.Random(1)
     for _ in range(30):
         g.apply(rng.choice(g.legal_actions()))
-        assert _values(model, g, 3) == pytest.approx([model.win_chance(g, s) for s in range(3)])
+        st = model.standings(g)
+        expect = [1 / (1 + math.exp(-(v - max(u for j, u in enumerate(st) if j != s)
+                                      + (model.to_move if g.current == s else -model.to_move))))
+                  for s, v in enumerate(st)]
+        assert _values(model, g, 3) == pytest.approx(expect)
+        assert [model.win_chance(g, s) for s in range(3)] == pytest.approx(expect)
 
 
 def test_expert_games_finish_with_legal_moves_in_every_table_size():

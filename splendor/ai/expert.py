@@ -24,7 +24,7 @@ class ExpertBot(HardBot):
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
                  share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, tree=True,
-                 tree_width=4, tree_c=0.15, tree_horizon=3, tree_halving=False, **kwargs):
+                 tree_width=4, tree_c=0.15, tree_horizon=3, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -62,7 +62,6 @@ class ExpertBot(HardBot):
         self.tree_width = tree_width
         self.tree_c = tree_c
         self.tree_horizon = tree_horizon
-        self.tree_halving = tree_halving  # (tuning knob) the root's moves by the flat search's halving, not UCB
 
     def _sample(self, det, action, seat, horizon, leaf):
         if self.greedy_plies:
@@ -156,9 +155,7 @@ class ExpertBot(HardBot):
     def _tree_decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
         cands = self._candidates(game, seat, scored)
-        horizon = self.tree_horizon
-        if max(p.points for p in game._players) >= self.endgame_points:
-            horizon = max(horizon, self.endgame_horizon)
+        horizon = self._horizon(game, self.tree_horizon)
         clock = budget.clock()
         best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon)
         if not clock.n:

@@ -128,11 +128,19 @@ class ValueModel:
 
     def win_chance(self, game, seat):
         """The model's chance that ``seat`` wins (the result itself when the game is over)."""
+        return self.win_chances(game)[seat]
+
+    def win_chances(self, game):
+        """Every seat's :meth:`win_chance`, the standings read once (the tree search judges every seat at a leaf)."""
         if game.phase_ == "over":
-            return result_share(game, seat)
+            return [result_share(game, s) for s in range(len(game._players))]
         st = self.standings(game)
-        best = max(v for j, v in enumerate(st) if j != seat)
-        return _sigmoid(st[seat] - best + (self.to_move if game.current == seat else -self.to_move))
+        tm, cur = self.to_move, game.current
+        out = []
+        for s, v in enumerate(st):
+            best = max(u for j, u in enumerate(st) if j != s)
+            out.append(_sigmoid(v - best + (tm if cur == s else -tm)))
+        return out
 
     def win_share(self, game, seat):
         """``seat``'s chance to win as its share of the table: exp(its standing) over the sum of every seat's (at

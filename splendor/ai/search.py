@@ -159,6 +159,12 @@ class HardBot(Bot):
             cands += [scored[i][1] for i in ranked[self.candidates:] if scored[i][1].kind == "buy"]
         return cands
 
+    def _horizon(self, game, turns):
+        """The playouts' length: ``turns``, or the endgame's longer horizon once anyone has ``endgame_points``."""
+        if max(p.points for p in game._players) >= self.endgame_points:
+            return max(turns, self.endgame_horizon)
+        return turns
+
     def _sample(self, det, action, seat, horizon, leaf):
         """The value for ``seat`` of ``action`` in the deal ``det``: ``leaf(game, seat)`` of the position its playout
         reaches."""
@@ -177,9 +183,7 @@ class HardBot(Bot):
         totals = [0.0] * k
         counts = [0] * k
         alive = list(range(k))
-        horizon = self.horizon
-        if max(p.points for p in game._players) >= self.endgame_points:
-            horizon = max(horizon, self.endgame_horizon)
+        horizon = self._horizon(game, self.horizon)
         model = self.leaf_model
         leaf = getattr(model, "leaf", None)  # a model that judges the seat against the others itself (a ValueNet)
         if leaf is None:

@@ -12,7 +12,6 @@ replies and the seat's next moves too.
 
 import math
 
-from .learned import _sigmoid
 from .search import finish_turn, playout, prune, resample
 
 
@@ -28,18 +27,9 @@ class _Edge:
 
 
 def _values(model, g, n):
-    """Every seat's chance to win where ``g`` stands, by ``model`` (the result when the game is over): as
-    ``model.win_chance`` for each seat, with the standings read once."""
-    standings = getattr(model, "standings", None)
-    if standings is None or g.phase_ == "over":
-        return [model.win_chance(g, s) for s in range(n)]
-    st = standings(g)
-    tm = model.to_move
-    out = []
-    for s in range(n):
-        best = max(v for j, v in enumerate(st) if j != s)
-        out.append(_sigmoid(st[s] - best + (tm if g.current == s else -tm)))
-    return out
+    """Every seat's chance to win where ``g`` stands, by ``model`` (its ``win_chances`` when it has them)."""
+    every = getattr(model, "win_chances", None)
+    return every(g) if every else [model.win_chance(g, s) for s in range(n)]
 
 
 def _choose(node, moves, c):
@@ -92,18 +82,15 @@ def _walk(g, node, path, scorer, width, c, moves=None):
 
 def search(bot, game, seat, cands, rng, clock, horizon):
     """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands``: (best index into
-    cands, per-candidate [visits, total value], the most moves one walk down the tree made). With the bot's
-    ``tree_halving`` the root is not chosen by UCB: as in the flat search, every deal is walked from each candidate
-    still in the running (common random numbers) and the worse half are dropped after 4, 8, 16 ... deals."""
-    model = bot.model
-    scorer = bot.rollout
+    cands, per-candidate [visits, total value], the most moves one walk down the tree made)."""
+    model, scorer = bot.model, bot.rollout
     n_seats = len(game._players)
-    width, c = bot.tree_width, bot.tree_c
     root = {}
     deepest = 0
-
-    def judge(g, path):
-        nonlocal deepest
+    while not clock.done():
+        g = resample(game, seat, rng)
+        path = []
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, moves=cands)
         if g.phase_ != "over":
             finish_turn(g, scorer)
             playout(g, horizon, scorer)
@@ -113,35 +100,6 @@ def search(bot, game, seat, cands, rng, clock, horizon):
             e.n += 1
             e.w += vals[mover]
         clock.tick()
-
-    if bot.tree_halving:
-        edges = [_Edge(a) for a in cands]
-        alive = list(range(len(cands)))
-        samples, next_cut = 0, 4
-        while not clock.done():
-            det = resample(game, seat, rng)
-            for i in alive:
-                g = det.copy()
-                e = edges[i]
-                g.apply_unchecked(e.action)
-                path = [(e, seat)]
-                if e.n:
-                    _walk(g, e.children, path, scorer, width, c)
-                judge(g, path)
-            samples += 1
-            if len(alive) > 2 and samples >= next_cut:
-                alive.sort(key=lambda i: -edges[i].w / edges[i].n)
-                alive = alive[: max(2, (len(alive) + 1) // 2)]
-                next_cut *= 2
-        stats = [[e.n, e.w] for e in edges]
-        most = max(s[0] for s in stats)
-        best = max((i for i in range(len(cands)) if stats[i][0] == most), key=lambda i: stats[i][1])
-        return best, stats, deepest
-    while not clock.done():
-        g = resample(game, seat, rng)
-        path = []
-        _walk(g, root, path, scorer, width, c, moves=cands)
-        judge(g, path)
     stats = [[root[a].n, root[a].w] if a in root else [0, 0.0] for a in cands]
     best = max(range(len(cands)), key=lambda i: (stats[i][0], stats[i][1]))
     return best, stats, deepest
