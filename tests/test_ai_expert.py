@@ -302,6 +302,36 @@ def test_the_tree_search_walks_down_replies_and_is_reproducible():
         assert [model.win_chance(g, s) for s in range(3)] == pytest.approx(expect)
 
 
+def test_the_tree_remembers_the_offered_moves_per_position_without_changing_the_search(monkeypatch):
+    """A step down the tree prices the scorer's moves once per position seen after an edge (deals often reach the
+    same one): the search with this memory plays exactly as one that prices every step afresh, and prices fewer."""
+    from splendor.ai import tree
+
+    g, rng = splendor.new_game(players=3, seed=8), random.Random(4)
+    while g.round < 8 or not any(any(p.hidden) for i, p in enumerate(g._players) if i != g.current) \
+            or g.phase_ != "action":  # opponents hold blind reservations: deals differ in cards the mover cannot see
+        g.apply(rng.choice([a for a in g.legal_actions() if a.kind != "reserve" or a.card is None] or
+                           g.legal_actions()) if rng.random() < 0.3 else get_bot("medium").choose(
+            g.observation(g.current), rng, Budget(iterations=4)))
+    obs = g.observation(g.current)
+    priced = []
+    offers = tree._offers
+    monkeypatch.setattr(tree, "_offers", lambda *a: priced.append(1) or offers(*a))
+
+    def run():
+        priced.clear()
+        action, info = get_bot("expert").decide(obs, random.Random(2), Budget(iterations=150))
+        del info["seconds"]
+        return (action, info), len(priced)
+
+    (remembered, n_remembered) = run()
+    fresh = iter(range(10**9))
+    monkeypatch.setattr(tree, "_seen_key", lambda g: next(fresh))  # no two positions alike: every step priced
+    (afresh, n_afresh) = run()
+    assert remembered == afresh
+    assert n_afresh > 150 and n_remembered < 0.95 * n_afresh
+
+
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
     for players in (2, 3, 4):
         for expert in (get_bot("expert"), ExpertBot(tree=False)):

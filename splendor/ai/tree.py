@@ -16,7 +16,12 @@ from .search import finish_turn, playout, prune, resample
 
 
 class _Edge:
-    __slots__ = ("action", "n", "w", "avail", "children")
+    """A move in the tree: its visits ``n``, total value ``w`` (of the seat that made it), the deals in which it was
+    available ``avail``, the moves after it (``children``) and, per position reached after it (``_seen_key``), the
+    moves the scorer offers there (``offers``: deals often reach the same position, and pricing them is the costly
+    part of a step down the tree)."""
+
+    __slots__ = ("action", "n", "w", "avail", "children", "offers")
 
     def __init__(self, action):
         self.action = action
@@ -24,6 +29,18 @@ class _Edge:
         self.w = 0.0
         self.avail = 0
         self.children = {}
+        self.offers = {}
+
+
+def _seen_key(g):
+    """Everything the scorer and ``legal_actions`` read of ``g`` for the seat to move (not the unseen cards): two
+    positions with one key get the same offered moves."""
+    me = g.current
+    return (me, tuple(c.id if c is not None else -1 for row in g._market for c in row), tuple(g._supply),
+            tuple(nb.id for nb in g._nobles), tuple(len(d) for d in g._decks),
+            tuple((tuple(p.tok), tuple(p.bon), p.points,
+                   tuple(c.id if i == me or not h else -1 for c, h in zip(p._reserved, p.hidden)))
+                  for i, p in enumerate(g._players)))
 
 
 def _values(model, g, n):
@@ -55,21 +72,29 @@ def _choose(node, moves, c):
     return best, False
 
 
-def _walk(g, node, path, scorer, width, c, moves=None):
+def _offers(g, scorer, width):
+    """The scorer's ``width`` best of the playout's pruned moves in ``g``."""
+    legal = g.legal_actions()
+    if len(legal) > 1:
+        legal = prune(g, legal, scorer)
+    rated = scorer.scores(g, g.current, legal)
+    rated.sort(key=lambda t: -t[0])
+    return [a for _, a in rated[:width]]
+
+
+def _walk(g, node, path, scorer, width, c, moves):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
-    the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices
-    (default: the scorer's ``width`` best of the playout's pruned moves)."""
+    the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
+    below it the scorer's offers (:func:`_offers`, remembered per position on the edge above)."""
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)
             if g.phase_ == "over":
                 break
-            legal = g.legal_actions()
-            if len(legal) > 1:
-                legal = prune(g, legal, scorer)
-            rated = scorer.scores(g, g.current, legal)
-            rated.sort(key=lambda t: -t[0])
-            moves = [a for _, a in rated[:width]]
+            key = _seen_key(g)
+            moves = e.offers.get(key)
+            if moves is None:
+                moves = e.offers[key] = _offers(g, scorer, width)
         mover = g.current
         e, new = _choose(node, moves, c)
         g.apply_unchecked(e.action)
