@@ -332,6 +332,25 @@ def test_the_tree_remembers_the_offered_moves_per_position_without_changing_the_
     assert n_afresh > 150 and n_remembered < 0.95 * n_afresh
 
 
+def test_the_tree_can_offer_the_other_seats_fewer_moves(monkeypatch):
+    """``tree_others=2`` (a tuning knob): below the root the other seats choose among the scorer's 2 best moves, the
+    seat itself among its ``tree_width`` best, so at 4 players the walks reach deeper on the same iterations."""
+    from splendor.ai import tree
+
+    obs = splendor.new_game(players=4, seed=3).observation(0)
+    asked = []
+    offers = tree._offers
+    monkeypatch.setattr(tree, "_offers", lambda g, scorer, width: asked.append((g.current, width)) or
+                        offers(g, scorer, width))
+    depth = {}
+    for bot in (get_bot("expert"), ExpertBot(tree_others=2)):
+        asked.clear()
+        depth[bot.tree_others] = bot.decide(obs, random.Random(1), Budget(iterations=200))[1]["depth"]
+        assert {w for s, w in asked if s != 0} == {bot.tree_others or 4}
+    assert {w for s, w in asked if s == 0} == {4}  # the seat's own next move is reached, with its 4 best
+    assert depth[2] > depth[None] >= 4
+
+
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
     for players in (2, 3, 4):
         for expert in (get_bot("expert"), ExpertBot(tree=False)):

@@ -82,10 +82,11 @@ def _offers(g, scorer, width):
     return [a for _, a in rated[:width]]
 
 
-def _walk(g, node, path, scorer, width, c, moves):
+def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
-    below it the scorer's offers (:func:`_offers`, remembered per position on the edge above)."""
+    below it the scorer's ``width`` best (``others`` best for a mover other than ``seat``, when given; remembered per
+    position on the edge above, :func:`_offers`)."""
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)
@@ -94,7 +95,7 @@ def _walk(g, node, path, scorer, width, c, moves):
             key = _seen_key(g)
             moves = e.offers.get(key)
             if moves is None:
-                moves = e.offers[key] = _offers(g, scorer, width)
+                moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width)
         mover = g.current
         e, new = _choose(node, moves, c)
         g.apply_unchecked(e.action)
@@ -115,7 +116,7 @@ def search(bot, game, seat, cands, rng, clock, horizon):
     while not clock.done():
         g = resample(game, seat, rng)
         path = []
-        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, moves=cands)
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others)
         if g.phase_ != "over":
             finish_turn(g, scorer)
             playout(g, horizon, scorer)
