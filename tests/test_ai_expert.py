@@ -307,12 +307,14 @@ def test_the_tree_remembers_the_offered_moves_per_position_without_changing_the_
     same one): the search with this memory plays exactly as one that prices every step afresh, and prices fewer."""
     from splendor.ai import tree
 
-    g, rng = splendor.new_game(players=3, seed=8), random.Random(4)
-    while g.round < 8 or not any(any(p.hidden) for i, p in enumerate(g._players) if i != g.current) \
-            or g.phase_ != "action":  # opponents hold blind reservations: deals differ in cards the mover cannot see
-        g.apply(rng.choice([a for a in g.legal_actions() if a.kind != "reserve" or a.card is None] or
-                           g.legal_actions()) if rng.random() < 0.3 else get_bot("medium").choose(
-            g.observation(g.current), rng, Budget(iterations=4)))
+    # a position whose opponents hold blind reservations: the deals differ in cards the mover cannot see
+    g, rng, medium = splendor.new_game(players=3, seed=8), random.Random(4), get_bot("medium")
+    while g.round < 8 or g.phase_ != "action" or not any(any(p.hidden) for i, p in enumerate(g._players)
+                                                         if i != g.current):
+        if rng.random() < 0.3:  # now and then a random move that is not a visible reservation (blind ones come)
+            g.apply(rng.choice([a for a in g.legal_actions() if a.kind != "reserve" or a.card is None]))
+        else:
+            g.apply(medium.choose(g.observation(g.current), rng, Budget(iterations=4)))
     obs = g.observation(g.current)
     priced = []
     offers = tree._offers

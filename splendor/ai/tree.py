@@ -92,7 +92,7 @@ def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None):
             finish_turn(g, scorer)
             if g.phase_ == "over":
                 break
-            key = _seen_key(g)
+            key = _seen_key(g)  # e: the edge just followed (the first step's moves are always given)
             moves = e.offers.get(key)
             if moves is None:
                 moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width)
