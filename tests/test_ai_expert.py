@@ -434,6 +434,7 @@ def test_the_site_package_ships_the_weights_but_not_the_training_command():
     files = build_site.browser_package_files()
     assert "splendor/ai/expert_weights.json" in files and "splendor/ai/learned.py" in files
     assert "splendor/ai/train.py" not in files and "splendor/ai/arena.py" not in files
+    assert "splendor/ai/train_tables.py" not in files
 
 
 def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
@@ -444,3 +445,125 @@ def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
     ValueModel([1.0] * len(FEATURES), [0.0] * len(FEATURES)).save(path)
     bot = bot_style.hard_bot({"leaf_model": f"learned:{path}", "horizon": 2}, {})
     assert bot.leaf_model.base == [1.0] * len(FEATURES) and bot.horizon == 2
+
+
+def _table_model(order, seat, points=0.0):
+    """The shipped two-player model with a 4-player table whose only feature weight is ``points``."""
+    k = len(FEATURES)
+    base = [0.0] * k
+    base[FEATURES.index("points")] = points
+    two = load_model()
+    return ValueModel(two.base, two.per_stage, two.to_move, tables={
+        4: learned.TableModel(4, base, [0.0] * k, order, seat)})
+
+
+def test_a_table_model_judges_its_table_and_leaves_the_others_alone(tmp_path):
+    """A table of 3 or 4 players has a model of its own (``train --players N``): the chance that a seat wins is the
+    softmax over the seats of its standing plus the worths of its place in the turn order and from the start."""
+    one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
+    four = build(players=4, cards={2: [one]})
+    assert four.current == 0 and four.start == 0
+    model = _table_model([0.0, -0.1, -0.2, -0.3], [0.0, 0.25, 0.5, 0.75], points=2.0)
+    z = [0.0 + 0.0, -0.1 + 0.25, -0.2 + 0.5 + 2.0, -0.3 + 0.75]
+    want = [math.exp(v) / sum(math.exp(u) for u in z) for v in z]
+    got = model.win_chances(four)
+    assert got == pytest.approx(want) and sum(got) == pytest.approx(1.0)
+    assert [model.win_chance(four, s) for s in range(4)] == pytest.approx(want)
+    assert [model.win_share(four, s) for s in range(4)] == pytest.approx(want)
+    # the turn order counts from the seat to move: one seat on, every place shifts
+    g = four.copy()
+    g.current = 1
+    z = [-0.3 + 0.0, 0.0 + 0.25, -0.1 + 0.5 + 2.0, -0.2 + 0.75]
+    assert model.win_chances(g) == pytest.approx([math.exp(v) / sum(math.exp(u) for u in z) for v in z])
+    # the two-player model is untouched (and a 3-player table without a model of its own uses it)
+    two = build(cards={0: [one]})
+    assert model.win_chances(two) == pytest.approx(load_model().win_chances(two))
+    three = build(players=3, cards={0: [one]})
+    assert model.win_chances(three) == pytest.approx(load_model().win_chances(three))
+    # the file keeps the table; bad tables are refused with a clear error
+    path = tmp_path / "t.json"
+    model.save(path)
+    again = ValueModel.load(path)
+    assert again.tables[4].order == [0.0, -0.1, -0.2, -0.3] and again.win_chances(four) == pytest.approx(got)
+    data = model.to_dict()
+    for key, table, message in (("5", data["tables"]["4"], "3 or 4 players"),
+                                ("4", {**data["tables"]["4"], "order": [0.0]}, "4 turn-order"),
+                                ("4", [1, 2], "not an object")):
+        path.write_text(json.dumps({**data, "tables": {key: table}}))
+        with pytest.raises(ValueError, match=message):
+            ValueModel.load(path)
+
+
+def test_the_expert_searches_a_larger_table_with_its_model():
+    """At 4 players the tree's leaves are the table's chances: a table model that rewards being far from the
+    start changes what the search reports, and a game with it finishes with legal moves."""
+    game = build(players=4)
+    flat = _table_model([0.0] * 4, [0.0] * 4)
+    tilted = _table_model([0.0] * 4, [0.0, 3.0, 3.0, 3.0])
+    infos = []
+    for model in (flat, tilted):
+        bot = ExpertBot(model=model, tree_horizon=0)
+        _, info = bot.decide(game.observation(0), random.Random(4), Budget(iterations=30))
+        infos.append(info["win_chance"])
+    # no features: every seat is alike but for the place, so seat 0 (the start) has 1/4, then 1/(1 + 3 e^3)
+    assert infos[0] == pytest.approx(0.25, abs=0.02)
+    assert infos[1] == pytest.approx(1 / (1 + 3 * math.exp(3)), abs=0.01)
+    result = play_game([ExpertBot(model=tilted)] + [get_bot("medium")] * 3, 7,
+                       [Budget(iterations=8)] + [None] * 3)
+    assert result["status"] == "ok", result
+
+
+def test_train_players_fits_a_table_and_adds_it_to_the_base_model(tmp_path, capsys):
+    from splendor.ai import train
+
+    out = tmp_path / "w4.json"
+    assert train.main(["--players", "4", "--out", str(out), "--seed", "2", "--games", "12", "--holdout", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "playing 12 games of 4 players, medium, medium (seed 2, 1 job(s))" in text
+    held = re.search(r"log loss of the winner: held-out ([\d.]+) \(fitted positions ([\d.]+)\); on the held-out "
+                     r"positions the base model \(as the search read it at 4 players\) scores ([\d.]+), a uniform "
+                     r"guess 1.3863", text)
+    assert held, text
+    model = ValueModel.load(out)
+    shipped = load_model()
+    assert model.base == pytest.approx(shipped.base, abs=1e-6)  # the two-player model is the base's
+    table = model.tables[4]
+    assert table.meta["seed"] == 2 and table.meta["games"] == 12
+    assert table.meta["held_out_log_loss"] == pytest.approx(float(held.group(1)), abs=1e-4)
+    assert table.meta["base_held_out_log_loss"] == pytest.approx(float(held.group(3)), abs=1e-4)
+    assert table.order[0] == 0.0 and table.seat[0] == 0.0 and len(table.order) == 4
+    # it fits what it was given: better than a uniform guess on the positions it saw
+    assert float(held.group(2)) < math.log(4)
+    # a 3-player table added to that file keeps the 4-player one
+    both = tmp_path / "w34.json"
+    assert train.main(["--players", "3", "--base", str(out), "--out", str(both), "--seed", "2", "--games", "6",
+                       "--holdout", "3"]) == 0
+    again = ValueModel.load(both)
+    assert sorted(again.tables) == [3, 4] and again.tables[4].base == pytest.approx(table.base, abs=1e-6)
+    capsys.readouterr()
+    for bad in (["--net", "8"], ["--bots", "expert"], ["--base", str(tmp_path / "missing.json")]):
+        with pytest.raises(SystemExit):
+            train.main(["--players", "4", "--out", str(out), "--seed", "2", *bad])
+    with pytest.raises(SystemExit):  # --base adds a table: not for two-player models
+        train.main(["--out", str(out), "--seed", "2", "--base", str(both)])
+
+
+def test_the_table_fit_recovers_a_known_conditional_logit():
+    from splendor.ai import train_tables
+
+    rng = random.Random(5)
+    truth = [1.2, -0.6, 0.4]
+    rows = []
+    for _ in range(3000):
+        zs = [[rng.gauss(0, 1) for _ in truth] for _ in range(4)]
+        e = [math.exp(sum(t * v for t, v in zip(truth, z))) for z in zs]
+        r, acc, win = rng.random() * sum(e), 0.0, 3
+        for s, x in enumerate(e):
+            acc += x
+            if r < acc:
+                win = s
+                break
+        rows.append((zs, [1.0 if s == win else 0.0 for s in range(4)]))
+    w = train_tables.fit(rows, l2=1e-6, sample=1500, out=lambda *a, **k: None)
+    assert all(abs(a - b) < 0.12 for a, b in zip(w, truth)), w
+    assert train_tables.log_loss(rows, w) < train_tables.log_loss(rows, [0.0] * 3) - 0.1

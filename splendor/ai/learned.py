@@ -105,21 +105,25 @@ class ValueModel:
     ``to_move``: the logit worth of being the seat to move. ``meta``: what the training command recorded (seed,
     games, held-out loss...). Usable as the hard search's ``leaf_model`` (it has ``values(game, weights)``)."""
 
-    def __init__(self, base, per_stage, to_move=0.0, meta=None):
-        if len(base) != len(FEATURES) or len(per_stage) != len(FEATURES):
-            raise ValueError(f"a value model needs {len(FEATURES)} base and per-stage coefficients "
-                             f"({', '.join(FEATURES)})")
+    def __init__(self, base, per_stage, to_move=0.0, meta=None, tables=None):
+        _check_coefficients(base, per_stage)
         self.base = [float(x) for x in base]
         self.per_stage = [float(x) for x in per_stage]
         self.to_move = float(to_move)
         self.meta = dict(meta or {})
         self.read = Weights(**READ_WEIGHTS)
+        #: {players: TableModel}: the model of a larger table, fitted to games of that many players (used instead
+        #: of the two-player coefficients at that table)
+        self.tables = dict(tables or {})
 
     # -- inference ----------------------------------------------------------------------------------------------
     def standings(self, game):
-        """Every seat's standing (a logit; differences between seats are what count)."""
+        """Every seat's standing (a logit; differences between seats are what count), by the table's model when
+        there is one for this many players."""
+        t = self.tables.get(len(game._players))
+        base, per_stage = (t.base, t.per_stage) if t else (self.base, self.per_stage)
         stage, feats = game_features(game, self.read)
-        co = [b + k * stage for b, k in zip(self.base, self.per_stage)]
+        co = [b + k * stage for b, k in zip(base, per_stage)]
         return [sum(c * x for c, x in zip(co, f)) for f in feats]
 
     def values(self, game, weights=None):
@@ -132,8 +136,11 @@ class ValueModel:
 
     def win_chances(self, game):
         """Every seat's :meth:`win_chance`, the standings read once (the tree search judges every seat at a leaf)."""
+        n = len(game._players)
         if game.phase_ == "over":
-            return [result_share(game, s) for s in range(len(game._players))]
+            return [result_share(game, s) for s in range(n)]
+        if n in self.tables:
+            return self._table_shares(game)
         st = self.standings(game)
         tm, cur = self.to_move, game.current
         out = []
@@ -148,16 +155,35 @@ class ValueModel:
         not only the best one). The result itself when the game is over."""
         if game.phase_ == "over":
             return result_share(game, seat)
+        if len(game._players) in self.tables:
+            return self._table_shares(game)[seat]
         st = self.standings(game)
         top = max(st)
         e = [math.exp(v - top) for v in st]
         return e[seat] / sum(e)
 
+    def _table_shares(self, game):
+        """Every seat's chance to win by the table's model: the softmax over the seats of standing + the worth of
+        its place in the turn order (``order``: 0 the seat to move, 1 the next...) + the worth of its place from
+        the seat that started (``seat``)."""
+        n = len(game._players)
+        t = self.tables[n]
+        st = self.standings(game)
+        cur, start, order, place = game.current, game.start, t.order, t.seat
+        z = [v + order[(s - cur) % n] + place[(s - start) % n] for s, v in enumerate(st)]
+        top = max(z)
+        e = [math.exp(v - top) for v in z]
+        total = sum(e)
+        return [x / total for x in e]
+
     # -- the weights file ---------------------------------------------------------------------------------------
     def to_dict(self):
-        return {"format": FORMAT, "version": 1, "features": list(FEATURES),
-                "base": [round(x, 6) for x in self.base], "per_stage": [round(x, 6) for x in self.per_stage],
-                "to_move": round(self.to_move, 6), "meta": self.meta}
+        out = {"format": FORMAT, "version": 1, "features": list(FEATURES),
+               "base": [round(x, 6) for x in self.base], "per_stage": [round(x, 6) for x in self.per_stage],
+               "to_move": round(self.to_move, 6), "meta": self.meta}
+        if self.tables:
+            out["tables"] = {str(n): t.to_dict() for n, t in sorted(self.tables.items())}
+        return out
 
     @classmethod
     def from_dict(cls, data):
@@ -165,7 +191,12 @@ class ValueModel:
         if list(data.get("features", ())) != list(FEATURES):
             raise ValueError(f"the value model's features {data.get('features')!r} are not this code's "
                              f"{list(FEATURES)!r}: retrain it with python -m splendor train")
-        return cls(data["base"], data["per_stage"], data.get("to_move", 0.0), data.get("meta"))
+        tables = {}
+        for key, t in (data.get("tables") or {}).items():
+            if not (isinstance(key, str) and key.isdigit() and 3 <= int(key) <= 4):
+                raise ValueError(f"a value model's table is for 3 or 4 players, not {key!r}")
+            tables[int(key)] = TableModel.from_dict(t, int(key))
+        return cls(data["base"], data["per_stage"], data.get("to_move", 0.0), data.get("meta"), tables)
 
     def save(self, path):
         text = json.dumps(self.to_dict(), indent=1, sort_keys=True)
@@ -175,6 +206,42 @@ class ValueModel:
     @classmethod
     def load(cls, path):
         return _read(path, cls.from_dict)
+
+
+def _check_coefficients(base, per_stage):
+    if len(base) != len(FEATURES) or len(per_stage) != len(FEATURES):
+        raise ValueError(f"a value model needs {len(FEATURES)} base and per-stage coefficients "
+                         f"({', '.join(FEATURES)})")
+
+
+class TableModel:
+    """A :class:`ValueModel`'s model of a table of ``players`` seats (``python -m splendor train --players N``):
+    its own feature coefficients (``base``, ``per_stage``), the logit worth of each place in the turn order from the
+    seat to move (``order``, ``players`` numbers, the first 0) and from the seat that started (``seat``, the same).
+    A seat's chance to win is the softmax of standing + both worths over the seats (:meth:`ValueModel.win_chances`).
+    """
+
+    def __init__(self, players, base, per_stage, order, seat, meta=None):
+        _check_coefficients(base, per_stage)
+        if len(order) != players or len(seat) != players:
+            raise ValueError(f"a {players}-player table needs {players} turn-order and {players} seat worths")
+        self.players = players
+        self.base = [float(x) for x in base]
+        self.per_stage = [float(x) for x in per_stage]
+        self.order = [float(x) for x in order]
+        self.seat = [float(x) for x in seat]
+        self.meta = dict(meta or {})
+
+    def to_dict(self):
+        return {"base": [round(x, 6) for x in self.base], "per_stage": [round(x, 6) for x in self.per_stage],
+                "order": [round(x, 6) for x in self.order], "seat": [round(x, 6) for x in self.seat],
+                "meta": self.meta}
+
+    @classmethod
+    def from_dict(cls, data, players):
+        if not isinstance(data, dict):
+            raise ValueError(f"the {players}-player table is not an object")
+        return cls(players, data["base"], data["per_stage"], data["order"], data["seat"], data.get("meta"))
 
 
 def check_header(data, fmt, what):

@@ -450,6 +450,38 @@ def _baselines(games, holdout):
     return h, c
 
 
+def _table_main(parser, args, argv):
+    """``train --players 3|4``: checks, then :func:`splendor.ai.train_tables.main_table`."""
+    for opt, used in (("--net", args.net), ("--positions", args.positions), ("--save-positions", args.save_positions),
+                      ("--explore", args.explore), ("--model", args.model)):
+        if used:
+            parser.error(f"{opt} is for two-player models, not with --players {args.players}")
+    if args.seed is None:
+        parser.error("--seed is needed to play games")
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not names or any(n not in ("random", "easy", "medium", "hard") for n in names):
+        parser.error("--bots takes levels among random, easy, medium, hard (they fill the seats in turn)")
+    if args.games < 2 or args.holdout < 2 or args.jobs < 1:
+        parser.error("--games and --holdout must be at least 2, --jobs at least 1")
+    iterations = args.budget_iterations
+    if iterations is None and "hard" in names:
+        iterations = 50
+    if iterations is not None and iterations < 1:
+        parser.error("--budget-iterations must be at least 1")
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        parser.error(f"--out: the folder {folder} does not exist")
+    from .learned import WEIGHTS_FILE, read_model
+    try:
+        base = read_model(args.base or WEIGHTS_FILE)  # a bad file fails now, not after the games
+    except (OSError, ValueError) as exc:
+        parser.error(f"--base: {exc}")
+    if not isinstance(base, ValueModel):
+        parser.error("--base: a table is added to a linear value model, not to a net")
+    from .train_tables import main_table
+    return main_table(args, names, iterations, args.l2 if args.l2 is not None else L2, argv)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m splendor train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True, help="where to write the model (JSON)")
@@ -477,7 +509,16 @@ def main(argv=None):
                         help="fit to the positions of a --save-positions file instead of playing games "
                         "(its seed, bots and games are recorded, not --seed's); give it again to fit several "
                         "files together")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
+                        help="the games' players (default 2); 3 or 4 fit that table's model and add it to --base's "
+                        "(splendor.ai.train_tables)")
+    parser.add_argument("--base", default=None, metavar="PATH",
+                        help="with --players 3 or 4: the model the table is added to (default: the shipped one)")
     args = parser.parse_args(argv)
+    if args.players > 2:
+        return _table_main(parser, args, argv)
+    if args.base:
+        parser.error("--base is for --players 3 or 4 (a table's model is added to it)")
     if args.seed is None and not args.positions:
         parser.error("--seed is needed to play games (or --positions to fit saved ones)")
     if args.net < 0 or args.epochs < 1:
