@@ -103,7 +103,8 @@ def _sigmoid(z):
 class ValueModel:
     """The learned evaluation (see the module text). ``base``, ``per_stage``: one coefficient per feature;
     ``to_move``: the logit worth of being the seat to move. ``meta``: what the training command recorded (seed,
-    games, held-out loss...). Usable as the hard search's ``leaf_model`` (it has ``values(game, weights)``)."""
+    games, held-out loss...). ``tables``: {players: :class:`TableModel`}, a 3- or 4-player table's own model (none
+    shipped). Usable as the hard search's ``leaf_model`` (it has ``values(game, weights)``)."""
 
     def __init__(self, base, per_stage, to_move=0.0, meta=None, tables=None):
         _check_coefficients(base, per_stage)
@@ -112,8 +113,6 @@ class ValueModel:
         self.to_move = float(to_move)
         self.meta = dict(meta or {})
         self.read = Weights(**READ_WEIGHTS)
-        #: {players: TableModel}: the model of a larger table, fitted to games of that many players (used instead
-        #: of the two-player coefficients at that table)
         self.tables = dict(tables or {})
 
     # -- inference ----------------------------------------------------------------------------------------------

@@ -479,7 +479,7 @@ def _table_main(parser, args, argv):
     if not isinstance(base, ValueModel):
         parser.error("--base: a table is added to a linear value model, not to a net")
     from .train_tables import main_table
-    return main_table(args, names, iterations, args.l2 if args.l2 is not None else L2, argv)
+    return main_table(args, base, names, iterations, args.l2 if args.l2 is not None else L2, argv)
 
 
 def main(argv=None):

@@ -26,7 +26,7 @@ import sys
 import time
 
 from .heuristic import Weights
-from .learned import FEATURES, READ_WEIGHTS, WEIGHTS_FILE, TableModel, game_features, read_model
+from .learned import FEATURES, READ_WEIGHTS, TableModel, game_features
 from .train import L2, HESSIAN_SAMPLE, solve
 
 
@@ -205,11 +205,11 @@ def table_from(w, players, meta):
                       [0.0] + w[2 * k + players - 1:], meta)
 
 
-def main_table(args, names, iterations, l2, argv):
-    """Play, fit and write a table's model (``train --players N``); the arguments were checked by train.main."""
+def main_table(args, base, names, iterations, l2, argv):
+    """Play, fit and write a table's model (``train --players N``) added to ``base`` (the linear model read from
+    ``--base``); the arguments were checked by train.main."""
     t0 = time.perf_counter()
     players = args.players
-    base = read_model(args.base or WEIGHTS_FILE)  # checked by train.main: a linear model
     print(f"playing {args.games} games of {players} players, {', '.join(names)} (seed {args.seed}"
           f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
     games = play(args.games, args.seed, players, names, iterations, args.jobs)
