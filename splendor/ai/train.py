@@ -102,7 +102,14 @@ def one_game(task):
 
 def play(games, seed, names, iterations=None, model_path=None, jobs=1, out=print, explore=0.0):
     """[(k, rows, result)] in game order, printing progress with the time left."""
-    tasks = [(k, seed, names, iterations, model_path, explore) for k in range(games)]
+    return run_games(one_game, [(k, seed, names, iterations, model_path, explore) for k in range(games)], jobs, out,
+                     chunksize=4)
+
+
+def run_games(one, tasks, jobs=1, out=print, chunksize=4):
+    """``one(task)`` of every task (a task begins with its game's k), in ``jobs`` processes when more than one,
+    printing progress with the time left; the results in k's order."""
+    games = len(tasks)
     t0 = time.perf_counter()
     done = []
     step = max(1, games // 20)
@@ -118,11 +125,11 @@ def play(games, seed, names, iterations=None, model_path=None, jobs=1, out=print
     if jobs > 1 and games > 1:
         import multiprocessing  # the command line only: the bots never use processes
         with multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs) as pool:
-            for r in pool.imap_unordered(one_game, tasks, chunksize=4):
+            for r in pool.imap_unordered(one, tasks, chunksize=chunksize):
                 note(r)
     else:
         for t in tasks:
-            note(one_game(t))
+            note(one(t))
     done.sort(key=lambda r: r[0])
     return done
 
@@ -180,20 +187,17 @@ def fit(data, l2=L2, steps=25, sample=HESSIAN_SAMPLE, seed=0, out=print):
     N = len(data)
     mul = operator.mul
     hs = data if N <= sample else random.Random(seed).sample(data, sample)
-    w = [0.0] * n
 
-    def objective(w):
-        return log_loss(data, w) + 0.5 * l2 * sum(x * x for x in w)
-
-    obj = objective(w)
-    for step in range(steps):
+    def gradient(w):
         g = [0.0] * n
         for x, y in data:
             r = _sigmoid(sum(map(mul, w, x))) - y
             if r:
                 for i in range(n):
                     g[i] += r * x[i]
-        g = [gi / N + l2 * wi for gi, wi in zip(g, w)]
+        return [gi / N for gi in g]
+
+    def hessian(w):
         h = [[0.0] * n for _ in range(n)]
         for x, _ in hs:
             p = _sigmoid(sum(map(mul, w, x)))
@@ -204,10 +208,28 @@ def fit(data, l2=L2, steps=25, sample=HESSIAN_SAMPLE, seed=0, out=print):
                     hi = h[i]
                     for j in range(i, n):
                         hi[j] += qx * x[j]
+        return h, len(hs)
+
+    return newton(lambda w: log_loss(data, w), gradient, hessian, n, l2, steps, out)
+
+
+def newton(loss, gradient, hessian, n, l2, steps, out):
+    """The w of ``n`` numbers minimizing ``loss(w)`` + l2/2 |w|^2 by Newton steps from 0: ``gradient(w)`` the loss's
+    mean gradient, ``hessian(w)`` (the upper triangle of its summed Hessian, the count summed over); a step is halved
+    while it does not lower the objective; stops after ``steps`` or when a step gains less than 1e-7."""
+
+    def objective(w):
+        return loss(w) + 0.5 * l2 * sum(x * x for x in w)
+
+    w = [0.0] * n
+    obj = objective(w)
+    for step in range(steps):
+        g = [gi + l2 * wi for gi, wi in zip(gradient(w), w)]
+        h, count = hessian(w)
         for i in range(n):
             for j in range(i):
                 h[i][j] = h[j][i]
-        h = [[v / len(hs) + (l2 if i == j else 0.0) for j, v in enumerate(row)] for i, row in enumerate(h)]
+        h = [[v / count + (l2 if i == j else 0.0) for j, v in enumerate(row)] for i, row in enumerate(h)]
         d = solve(h, g)
         t = 1.0
         while True:

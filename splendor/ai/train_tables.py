@@ -27,7 +27,7 @@ import time
 
 from .heuristic import Weights
 from .learned import FEATURES, READ_WEIGHTS, TableModel, game_features
-from .train import L2, HESSIAN_SAMPLE, solve
+from .train import HESSIAN_SAMPLE, L2, newton, run_games
 
 
 def seating(k, players, names):
@@ -60,29 +60,7 @@ def one_game(task):
 
 def play(games, seed, players, names, iterations=None, jobs=1, out=print):
     """[(k, rows, shares)] in game order, printing progress with the time left."""
-    tasks = [(k, seed, players, names, iterations) for k in range(games)]
-    t0 = time.perf_counter()
-    done = []
-    step = max(1, games // 20)
-
-    def note(r):
-        done.append(r)
-        n = len(done)
-        if n % step == 0 or n == games:
-            el = time.perf_counter() - t0
-            out(f"  games {n}/{games}, {sum(len(x[1]) for x in done)} positions, {el:.0f} s, "
-                f"about {el / n * (games - n):.0f} s left", flush=True)
-
-    if jobs > 1 and games > 1:
-        import multiprocessing  # the command line only: the bots never use processes
-        with multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs) as pool:
-            for r in pool.imap_unordered(one_game, tasks, chunksize=8):
-                note(r)
-    else:
-        for t in tasks:
-            note(one_game(t))
-    done.sort(key=lambda r: r[0])
-    return done
+    return run_games(one_game, [(k, seed, players, names, iterations) for k in range(games)], jobs, out, chunksize=8)
 
 
 def design(rows, shares, players):
@@ -121,22 +99,17 @@ def log_loss(data, w):
 
 
 def fit(data, l2=L2, steps=20, sample=HESSIAN_SAMPLE // 2, seed=0, out=print):
-    """The conditional logit's w minimizing the mean log loss + l2/2 |w|^2 (Newton steps, the Hessian from up to
-    ``sample`` positions drawn with ``seed``, halved when a step does not lower the objective)."""
+    """The conditional logit's w minimizing the mean log loss + l2/2 |w|^2 (:func:`splendor.ai.train.newton`, the
+    Hessian from up to ``sample`` positions drawn with ``seed``)."""
     n = len(data[0][0][0])
     N = len(data)
     mul = operator.mul
     hs = data if N <= sample else random.Random(seed).sample(data, sample)
-    w = [0.0] * n
-
-    def objective(w):
-        return log_loss(data, w) + 0.5 * l2 * sum(x * x for x in w)
 
     def chances(zs, w):
         return [math.exp(v) for v in _log_softmax([sum(map(mul, w, z)) for z in zs])]
 
-    obj = objective(w)
-    for step in range(steps):
+    def gradient(w):
         g = [0.0] * n
         for zs, y in data:
             for p, a, z in zip(chances(zs, w), y, zs):
@@ -144,7 +117,9 @@ def fit(data, l2=L2, steps=20, sample=HESSIAN_SAMPLE // 2, seed=0, out=print):
                 if r:
                     for i in range(n):
                         g[i] += r * z[i]
-        g = [gi / N + l2 * wi for gi, wi in zip(g, w)]
+        return [gi / N for gi in g]
+
+    def hessian(w):  # sum over positions of the chances' covariance of the seats' inputs
         h = [[0.0] * n for _ in range(n)]
         for zs, _ in hs:
             ps = chances(zs, w)
@@ -157,24 +132,9 @@ def fit(data, l2=L2, steps=20, sample=HESSIAN_SAMPLE // 2, seed=0, out=print):
                         hi = h[i]
                         for j in range(i, n):
                             hi[j] += pc * c[j]
-        for i in range(n):
-            for j in range(i):
-                h[i][j] = h[j][i]
-        h = [[v / len(hs) + (l2 if i == j else 0.0) for j, v in enumerate(row)] for i, row in enumerate(h)]
-        d = solve(h, g)
-        t = 1.0
-        while True:
-            w2 = [wi - t * di for wi, di in zip(w, d)]
-            obj2 = objective(w2)
-            if obj2 <= obj or t < 1e-3:
-                break
-            t /= 2
-        gain = obj - obj2
-        w, obj = w2, obj2
-        out(f"  fit step {step + 1}: objective {obj:.5f}", flush=True)
-        if gain < 1e-7:
-            break
-    return w
+        return h, len(hs)
+
+    return newton(lambda w: log_loss(data, w), gradient, hessian, n, l2, steps, out)
 
 
 def base_loss(model, games, holdout, players):
