@@ -2,8 +2,10 @@
 
 A model fitted to two-player games judges a 3- or 4-player table poorly: at four seats it explains less than half
 of what a model fitted to four-player games does (held-out log loss of the winner 1.322 against 1.225, a uniform
-guess 1.386, 3,000 medium games), and where a seat sits in the turn order counts for much more. So a table gets its
-own model (:class:`~splendor.ai.learned.TableModel`), added to the two-player model of ``--base``:
+guess 1.386, 3,000 medium games), and where a seat sits in the turn order counts for much more. So a table can get
+its own model (:class:`~splendor.ai.learned.TableModel`), added to the two-player model of ``--base``. (Fitted to
+medium's games, the better judge made the expert's search play worse at four seats: none is shipped; docs/BOTS.md,
+the ninth session.)
 
 1. Plays ``--games`` games of ``--players`` seats (``--bots`` fill the seats cyclically, rotated one seat a game;
    deal k of seed S is ``arena.game_seed("train-S-Np", k)``) and records every action-phase position: the stage,
@@ -137,7 +139,7 @@ def fit(data, l2=L2, steps=20, sample=HESSIAN_SAMPLE // 2, seed=0, out=print):
     return newton(lambda w: log_loss(data, w), gradient, hessian, n, l2, steps, out)
 
 
-def base_loss(model, games, holdout, players):
+def base_loss(model, games, holdout):
     """Held-out log loss of ``model``'s chances at this table as the search read them before the table had a
     model of its own (each seat's chance against the best other seat, normalised to add up to 1)."""
     k = len(FEATURES)
@@ -189,7 +191,7 @@ def main_table(args, base, names, iterations, l2, argv):
           f"{unfinished} unfinished games left out [{time.perf_counter() - t0:.0f} s]", flush=True)
     w = fit(train, l2=l2, seed=args.seed)
     held, fitted = log_loss(test, w), log_loss(train, w)
-    before = base_loss(base, games, args.holdout, players)
+    before = base_loss(base, games, args.holdout)
     uniform = math.log(players)
     print(f"log loss of the winner: held-out {held:.4f} (fitted positions {fitted:.4f}); on the held-out positions "
           f"the base model (as the search read it at {players} players) scores {before:.4f}, a uniform guess "
