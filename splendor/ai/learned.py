@@ -120,8 +120,12 @@ class ValueModel:
         """Every seat's standing (a logit; differences between seats are what count), by the table's model when
         there is one for this many players."""
         t = self.tables.get(len(game._players))
-        base, per_stage = (t.base, t.per_stage) if t else (self.base, self.per_stage)
-        stage, feats = game_features(game, self.read)
+        return self.standings_of(*game_features(game, self.read), t)
+
+    def standings_of(self, stage, feats, table=None):
+        """The standings of seats with features ``feats`` at ``stage``, by ``table``'s coefficients when given, else
+        the two-player model's (the training command judges recorded positions with it)."""
+        base, per_stage = (table.base, table.per_stage) if table else (self.base, self.per_stage)
         co = [b + k * stage for b, k in zip(base, per_stage)]
         return [sum(c * x for c, x in zip(co, f)) for f in feats]
 
@@ -140,8 +144,12 @@ class ValueModel:
             return [result_share(game, s) for s in range(n)]
         if n in self.tables:
             return self._table_shares(game)
-        st = self.standings(game)
-        tm, cur = self.to_move, game.current
+        return self.chances_against_best(self.standings(game), game.current)
+
+    def chances_against_best(self, st, cur):
+        """Each seat's chance to beat the best other seat, from the standings ``st``, ``cur`` the seat to move (the
+        two-player model's chances, read at any table without a model of its own)."""
+        tm = self.to_move
         out = []
         for s, v in enumerate(st):
             best = max(u for j, u in enumerate(st) if j != s)

@@ -148,13 +148,7 @@ def base_loss(model, games, holdout):
         if y is None or g % holdout:
             continue
         for stage, feats, cur, start in rows:
-            co = [b + s * stage for b, s in zip(model.base, model.per_stage)]
-            st = [sum(c * x for c, x in zip(co, f[:k])) for f in feats]
-            ch = []
-            for s, v in enumerate(st):
-                best = max(u for j, u in enumerate(st) if j != s)
-                z = v - best + (model.to_move if s == cur else -model.to_move)
-                ch.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
+            ch = model.chances_against_best(model.standings_of(stage, [f[:k] for f in feats]), cur)
             tot = sum(ch)
             total -= sum(a * math.log(max(1e-12, c / tot)) for a, c in zip(y, ch) if a)
             count += 1
