@@ -122,6 +122,16 @@ def test_bot_style_tool_compares_at_an_equal_time_a_move(capsys, monkeypatch):
     with pytest.raises(SystemExit):
         bot_style.main(["--games", "1", "--cpu"])
     assert "--cpu goes with --seconds" in capsys.readouterr().err
+    # --tuned-seconds: the tuned bot alone gets more time (its seat moves with the game: seats rotate)
+    for k in (0, 1):
+        budgets.clear()
+        assert bot_style.main(args + ["--tuned-seconds", "0.03", "--first", str(k)]) == 0
+        assert "0.01 s a move (0.03 s for the tuned bot)" in capsys.readouterr().out
+        tuned = bot_style.arena.seating(k, 2, 2).index(0)
+        assert [b.seconds for b in budgets] == [0.03 if s == tuned else 0.01 for s in range(2)], (k, budgets)
+    with pytest.raises(SystemExit):
+        bot_style.main(["--games", "1", "--tuned-seconds", "0.03"])
+    assert "--tuned-seconds goes with --seconds" in capsys.readouterr().err
 
 
 def test_the_arena_can_give_processor_time_a_move(capsys):

@@ -83,7 +83,7 @@ def _indexed(task):
 
 
 def one_game(task):
-    k, seed, budget, hard, weights, vs, players = task
+    k, seed, budget, hard, weights, vs, players, tuned_budget = task
     seats = arena.seating(k, players, players)  # the tuned bot is entry 0, the others entries 1..: as the arena's
 
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
@@ -105,7 +105,8 @@ def one_game(task):
         mix[kind] = mix.get(kind, 0) + 1
         note_marks(game, reached)  # the points before this action: a mark reached by the previous one
 
-    result = arena.play_game(bots, arena.game_seed(seed, k), [Budget(**budget)] * players, watch=watch)
+    budgets = [Budget(**(tuned_budget if e == 0 else budget)) for e in seats]
+    result = arena.play_game(bots, arena.game_seed(seed, k), budgets, watch=watch)
     game = final[0]
     note_marks(game, reached)
     mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(players))
@@ -121,6 +122,9 @@ def main(argv=None):
     spend = parser.add_mutually_exclusive_group()
     spend.add_argument("--iterations", type=int, default=100)
     spend.add_argument("--seconds", type=float, default=None, help="a time budget a move instead of --iterations")
+    parser.add_argument("--tuned-seconds", type=float, default=None,
+                        help="the tuned bot's own seconds a move (with --seconds, which the other seats keep): "
+                        "does more time make it stronger?")
     parser.add_argument("--cpu", action="store_true", help="--seconds of processor time, not of the clock (both "
                         "seats get their seconds of a core however busy the machine is)")
     parser.add_argument("--progress", action="store_true", help="print a line as each game ends")
@@ -146,10 +150,13 @@ def main(argv=None):
     games = range(args.first, args.first + args.games)
     if args.cpu and args.seconds is None:
         parser.error("--cpu goes with --seconds")
+    if args.tuned_seconds is not None and (args.seconds is None or args.tuned_seconds <= 0):
+        parser.error("--tuned-seconds goes with --seconds and must be more than 0")
     budget = {"iterations": args.iterations} if args.seconds is None else {"seconds": args.seconds}
     if args.cpu:
         budget["cpu"] = True
-    tasks = [(k, args.seed, budget, hard, weights, args.vs, args.players) for k in games]
+    tuned_budget = budget if args.tuned_seconds is None else {**budget, "seconds": args.tuned_seconds}
+    tasks = [(k, args.seed, budget, hard, weights, args.vs, args.players, tuned_budget) for k in games]
     t0 = time.perf_counter()
     done = {}
 
@@ -179,6 +186,8 @@ def main(argv=None):
     low, high = arena.wilson(wins, n)
     spent = (f"{budget['seconds']:g} s{' of processor time' if args.cpu else ''} a move" if "seconds" in budget
              else f"{args.iterations} iterations")
+    if args.tuned_seconds is not None:
+        spent += f" ({args.tuned_seconds:g} s for the tuned bot)"
     table = f", {args.players} players" if args.players != 2 else ""
     print(f"hard {args.hard} weights {args.weights} vs {args.vs}{table}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
