@@ -1,6 +1,7 @@
 """A short arena run through its command line, seat rotation, the interval, and jobs giving the same games."""
 
 import re
+import statistics
 
 import pytest
 
@@ -203,6 +204,18 @@ def test_bot_style_tool_replays_the_arena_game_by_game(capsys):
     assert re.findall(r"^game (\d+): rounds (\d+)$", out, re.M) == [(str(r["k"] + 1), str(r["rounds"])) for r in games]
     wins = sum(len([s for s in r["winners"] if r["seats"][s] == 0]) / len(r["winners"]) for r in games)
     assert f"vs easy, 3 players, 3 iterations" in out and f"hard wins {wins / 3:.1%}" in out
+    # how each bot plays, apart: its seats, its points at the end (the arena's mean points), its actions
+    def mean_points(tuned):
+        return statistics.fmean(r["scores"][s] for r in games for s in range(3) if (r["seats"][s] == 0) == tuned)
+
+    for who, tuned, seats in (("tuned bot", True, 3), ("the others", False, 6)):
+        line = re.search(rf"^{who}, per seat \({seats} seats\): (.*)$", out, re.M)
+        assert line, out
+        parts = dict(item.rsplit(" ", 1) for item in line.group(1).split(", ") if " points " not in item)
+        assert float(parts["points"]) == pytest.approx(mean_points(tuned), abs=0.005)
+        buys = sum(float(parts.get(f"buy L{lv}", 0)) for lv in (1, 2, 3))
+        assert buys > 0 and float(parts["take"]) > 0
+        assert re.search(r"5 points in round [\d.]+ \([0-9] of \d\)", line.group(1))
 
 
 def test_bot_style_tool_pairs_its_games_with_a_log(tmp_path, capsys):

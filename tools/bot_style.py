@@ -10,7 +10,9 @@ Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a
 ``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
 error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
 reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
-With ``--vs`` the other seat is that level and the hard bot's win rate is printed too, with its 95% interval;
+With ``--vs`` the other seat is that level and the hard bot's win rate is printed too, with its 95% interval, and
+how each bot plays apart: per seat, the tuned bot's actions, nobles and points at the end and the round in which it
+first held 5 and 10 points, then the same for the other seats (is a bot slow to start, or late to finish?);
 ``--players 3`` or ``4`` seats the tuned bot with two or three of ``--vs`` on the arena's deals, seated as
 ``arena --bots tuned,vs,vs`` seats them (so a run pairs game by game with such an arena log).
 ``--seconds S`` gives both seats S seconds a move instead of an iteration count: bots whose iterations cost
@@ -47,6 +49,8 @@ from splendor.ai.heuristic import LeafModel, Weights  # noqa: E402
 from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot  # noqa: E402
 
 MARKS = (5, 10, 13)
+#: The marks whose round each seat reaches them is printed per bot (``seat_marks``).
+SEAT_MARKS = (5, 10)
 
 
 def hard_bot(hard, weights):
@@ -78,6 +82,14 @@ def note_marks(game, reached):
             reached[f"{mark} pts at"] = game.round
 
 
+def note_seat_marks(game, reached):
+    """Record, per seat, the round in which it first holds each of SEAT_MARKS points ({seat: {mark: round}})."""
+    for s, score in enumerate(game.scores):
+        for mark in SEAT_MARKS:
+            if score >= mark and mark not in reached[s]:
+                reached[s][mark] = game.round
+
+
 def _indexed(task):
     return task[0], one_game(task)
 
@@ -89,8 +101,14 @@ def one_game(task):
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
     bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else get_bot(vs.split(":")[-1]) for e in seats]
     mix: dict[str, float] = {}
+    seat_mix: list[dict[str, float]] = [{} for _ in range(players)]
     reached: dict[str, int] = {}
+    seat_reached: list[dict[int, int]] = [{} for _ in range(players)]
     final = []
+
+    def count(key, s):
+        mix[key] = mix.get(key, 0) + 1
+        seat_mix[s][key] = seat_mix[s].get(key, 0) + 1
 
     def watch(game, s, action):
         if not final:
@@ -99,21 +117,54 @@ def one_game(task):
         if kind == "buy":
             kind = f"buy L{action.card.level}"
             if action.card in game.players[s].reserved:
-                mix["buy reserved"] = mix.get("buy reserved", 0) + 1
+                count("buy reserved", s)
         elif kind == "reserve" and action.card is None:
-            mix["reserve blind"] = mix.get("reserve blind", 0) + 1
-        mix[kind] = mix.get(kind, 0) + 1
+            count("reserve blind", s)
+        count(kind, s)
         note_marks(game, reached)  # the points before this action: a mark reached by the previous one
+        note_seat_marks(game, seat_reached)
 
     budgets = [Budget(**(tuned_budget if e == 0 else budget)) for e in seats]
     result = arena.play_game(bots, arena.game_seed(seed, k), budgets, watch=watch)
     game = final[0]
     note_marks(game, reached)
+    note_seat_marks(game, seat_reached)
     mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(players))
     hard_seats = {s for s in range(players) if seats[s] == 0}
     win = result["winners"]
     hard_win = sum(1 / len(win) for s in win if s in hard_seats)
-    return result["rounds"], mix, reached, hard_win
+    # per seat, for the tuned bot's seats and the others' apart (print_per_bot)
+    seated = []
+    for s in range(players):
+        p = game.players[s]
+        seated.append({"tuned": seats[s] == 0, "mix": seat_mix[s], "reached": seat_reached[s],
+                       "points": p.points, "nobles": len(p.nobles), "reserved unbought": len(p.reserved)})
+    return result["rounds"], mix, reached, hard_win, seated
+
+
+def per_bot(results):
+    """Lines comparing the tuned bot's seats with the others': actions per seat and game, nobles and points at the
+    end, and the round in which a seat first holds 5 and 10 points (averaged over the seats that reached it)."""
+    lines = []
+    for tuned, who in ((True, "tuned bot"), (False, "the others")):
+        rows = [row for r in results for row in r[4] if row["tuned"] == tuned]
+        if not rows:
+            continue
+        n = len(rows)
+        totals: dict[str, float] = {}
+        for row in rows:
+            for key, value in row["mix"].items():
+                totals[key] = totals.get(key, 0) + value
+        parts = [f"{key} {value / n:.1f}" for key, value in sorted(totals.items())]
+        parts += [f"reserved unbought {sum(r['reserved unbought'] for r in rows) / n:.1f}",
+                  f"nobles {sum(r['nobles'] for r in rows) / n:.2f}",
+                  f"points {sum(r['points'] for r in rows) / n:.2f}"]
+        for mark in SEAT_MARKS:
+            seen = [r["reached"][mark] for r in rows if mark in r["reached"]]
+            parts.append(f"{mark} points in round {statistics.mean(seen):.1f} ({len(seen)} of {n})" if seen
+                         else f"{mark} points never (0 of {n})")
+        lines.append(f"{who}, per seat ({n} seats): " + ", ".join(parts))
+    return lines
 
 
 def main(argv=None):
@@ -194,7 +245,7 @@ def main(argv=None):
           + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")
     totals: dict[str, float] = {}
-    for _, mix, _, _ in results:
+    for _, mix, _, _, _ in results:
         for key, value in mix.items():
             totals[key] = totals.get(key, 0) + value
     print("per game: " + ", ".join(f"{key} {value / n:.1f}" for key, value in sorted(totals.items())))
@@ -204,6 +255,9 @@ def main(argv=None):
         if seen:
             marks.append(f"{mark} points in round {statistics.mean(seen):.1f}")
     print("the leader first holds " + ", ".join(marks))
+    if args.vs != "hard":  # two kinds of bot at the table: how each plays
+        for line in per_bot(results):
+            print(line)
     if args.pair:
         print(paired(dict((task[0] + 1, r[0]) for task, r in zip(tasks, results)), args.pair))
     return 0
