@@ -49,7 +49,7 @@ from splendor.ai.heuristic import LeafModel, Weights  # noqa: E402
 from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot  # noqa: E402
 
 MARKS = (5, 10, 13)
-#: The marks whose round each seat reaches them is printed per bot (``seat_marks``).
+#: The marks for which the round each seat first reaches them is printed per bot (``per_bot``).
 SEAT_MARKS = (5, 10)
 
 
@@ -133,7 +133,7 @@ def one_game(task):
     hard_seats = {s for s in range(players) if seats[s] == 0}
     win = result["winners"]
     hard_win = sum(1 / len(win) for s in win if s in hard_seats)
-    # per seat, for the tuned bot's seats and the others' apart (print_per_bot)
+    # per seat, for the tuned bot's seats and the others' apart (per_bot)
     seated = []
     for s in range(players):
         p = game.players[s]
