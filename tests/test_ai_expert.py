@@ -447,6 +447,36 @@ def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
     assert bot.leaf_model.base == [1.0] * len(FEATURES) and bot.horizon == 2
 
 
+def test_the_style_tool_can_search_the_tree_with_the_hard_bots_judge():
+    """``"leaf_model": "hand"``: the expert's tree judges with the hand-set values (the hard bot's leaf, the opponent
+    counted fully, over 3 points), and plays differently from the shipped expert on the same deal."""
+    from splendor.ai.heuristic import Weights, leaf_value
+    from splendor.ai.search import HARD_WEIGHTS
+    from tools import bot_style
+
+    bot = bot_style.hard_bot({"expert": True, "leaf_model": "hand"}, {})
+    assert isinstance(bot, ExpertBot) and isinstance(bot.model, bot_style.HandJudge) and bot.tree
+    one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
+    for players in (2, 4):
+        game = build(players=players, cards={0: [one]}, tokens={1: (2, 1, 0, 0, 0, 0)})
+        chances = bot.model.win_chances(game)
+        assert chances == pytest.approx([leaf_value(game, Weights(**HARD_WEIGHTS), s) for s in range(players)])
+        assert chances[0] == max(chances) and chances != pytest.approx(load_model().win_chances(game))
+    shipped = ExpertBot()
+    rows = []
+    for judge in (bot, shipped):
+        g = build(players=2, cards={0: [one]}, tokens={1: (2, 1, 0, 0, 0, 0)})
+        picks = []
+        for k in range(6):  # a few decisions of a short game: the judges part somewhere
+            a = judge.choose(g.observation(g.current), random.Random(k), Budget(iterations=40))
+            picks.append(str(a))
+            g.apply(a)
+            while not g.is_over and g.phase_ != "action":
+                g.apply(judge.choose(g.observation(g.current), random.Random(k), Budget(iterations=40)))
+        rows.append(picks)
+    assert rows[0] != rows[1]
+
+
 def _table_model(order, seat, points=0.0):
     """The shipped two-player model with a 4-player table whose only feature weight is ``points``."""
     k = len(FEATURES)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import re
 import statistics
@@ -45,7 +46,7 @@ if str(ROOT) not in sys.path:
 
 from splendor.ai import arena, get_bot  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
-from splendor.ai.heuristic import LeafModel, Weights  # noqa: E402
+from splendor.ai.heuristic import LeafModel, Weights, result_share, seat_values  # noqa: E402
 from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot  # noqa: E402
 
 MARKS = (5, 10, 13)
@@ -53,15 +54,47 @@ MARKS = (5, 10, 13)
 SEAT_MARKS = (5, 10)
 
 
+class HandJudge:
+    """The hard bot's hand-set judge in the shape of a value model, so that the expert's tree can search with it
+    (``"leaf_model": "hand"``): each seat's chance is the logistic of its value (``weights``) minus the best other
+    seat's, over ``scale`` points - the hard bot's leaf with the opponent counted fully - and the result once the
+    game is over."""
+
+    def __init__(self, weights, scale=3.0):
+        self.weights = weights
+        self.scale = scale
+
+    def values(self, game, weights=None):
+        """The seats' values on the logistic's scale (the flat search's leaf reads these)."""
+        return [v / self.scale for v in seat_values(game, self.weights)]
+
+    def win_chances(self, game):
+        n = len(game._players)
+        if game.phase_ == "over":
+            return [result_share(game, s) for s in range(n)]
+        vals = self.values(game)
+        out = []
+        for s in range(n):
+            d = vals[s] - max(v for j, v in enumerate(vals) if j != s)
+            out.append(0.0 if d < -30 else 1.0 / (1.0 + math.exp(-d)))
+        return out
+
+    def win_chance(self, game, seat):
+        return self.win_chances(game)[seat]
+
+
 def hard_bot(hard, weights):
     """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides; ``leaf_model``
     "fitted" for search.FITTED_LEAF, "learned" for the expert's shipped value model, "learned:PATH" for a model file
-    written by ``python -m splendor train``, or an object of coefficient pairs; ``"expert": true`` makes an ExpertBot,
-    whose ``leaf_model`` is its value model, default the shipped one) and ``--weights`` (overrides of
+    written by ``python -m splendor train``, "hand" for the hand-set values as a model (:class:`HandJudge`: an
+    expert searching with the hard bot's judge), or an object of coefficient pairs; ``"expert": true`` makes an
+    ExpertBot, whose ``leaf_model`` is its value model, default the shipped one) and ``--weights`` (overrides of
     HARD_WEIGHTS). A wrong keyword or weight raises here."""
     kw = dict(hard)
     if kw.get("leaf_model") == "fitted":
         kw["leaf_model"] = FITTED_LEAF
+    elif kw.get("leaf_model") == "hand":
+        kw["leaf_model"] = HandJudge(Weights(**{**HARD_WEIGHTS, **weights}))
     elif isinstance(kw.get("leaf_model"), str) and kw["leaf_model"].split(":", 1)[0] == "learned":
         from splendor.ai.learned import load_model
         kw["leaf_model"] = load_model(kw["leaf_model"].split(":", 1)[1] if ":" in kw["leaf_model"] else None)
