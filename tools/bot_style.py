@@ -49,8 +49,8 @@ from splendor.ai.budget import Budget  # noqa: E402
 from splendor.ai.heuristic import LeafModel, Weights, result_share, seat_values  # noqa: E402
 from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot  # noqa: E402
 
+#: The points whose first round is printed: for the leader (the first seat to reach them), and per bot (5 and 10).
 MARKS = (5, 10, 13)
-#: The marks for which the round each seat first reaches them is printed per bot (``per_bot``).
 SEAT_MARKS = (5, 10)
 
 
@@ -109,16 +109,10 @@ def hard_bot(hard, weights):
 
 
 def note_marks(game, reached):
-    """Record the round in which the leader first holds each of MARKS points."""
-    for mark in MARKS:
-        if max(game.scores) >= mark and f"{mark} pts at" not in reached:
-            reached[f"{mark} pts at"] = game.round
-
-
-def note_seat_marks(game, reached):
-    """Record, per seat, the round in which it first holds each of SEAT_MARKS points ({seat: {mark: round}})."""
+    """Record, per seat, the round in which it first holds each of MARKS points ({seat: {mark: round}}; the
+    leader's round is the earliest seat's)."""
     for s, score in enumerate(game.scores):
-        for mark in SEAT_MARKS:
+        for mark in MARKS:
             if score >= mark and mark not in reached[s]:
                 reached[s][mark] = game.round
 
@@ -133,14 +127,11 @@ def one_game(task):
 
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
     bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else get_bot(vs.split(":")[-1]) for e in seats]
-    mix: dict[str, float] = {}
     seat_mix: list[dict[str, float]] = [{} for _ in range(players)]
-    reached: dict[str, int] = {}
-    seat_reached: list[dict[int, int]] = [{} for _ in range(players)]
+    reached: list[dict[int, int]] = [{} for _ in range(players)]
     final = []
 
     def count(key, s):
-        mix[key] = mix.get(key, 0) + 1
         seat_mix[s][key] = seat_mix[s].get(key, 0) + 1
 
     def watch(game, s, action):
@@ -155,24 +146,30 @@ def one_game(task):
             count("reserve blind", s)
         count(kind, s)
         note_marks(game, reached)  # the points before this action: a mark reached by the previous one
-        note_seat_marks(game, seat_reached)
 
     budgets = [Budget(**(tuned_budget if e == 0 else budget)) for e in seats]
     result = arena.play_game(bots, arena.game_seed(seed, k), budgets, watch=watch)
     game = final[0]
     note_marks(game, reached)
-    note_seat_marks(game, seat_reached)
-    mix["reserved unbought"] = sum(len(game.players[s].reserved) for s in range(players))
     hard_seats = {s for s in range(players) if seats[s] == 0}
     win = result["winners"]
     hard_win = sum(1 / len(win) for s in win if s in hard_seats)
-    # per seat, for the tuned bot's seats and the others' apart (per_bot)
-    seated = []
+    seated = []  # per seat: the table's figures sum or take the first of these, per_bot splits them by bot
     for s in range(players):
         p = game.players[s]
-        seated.append({"tuned": seats[s] == 0, "mix": seat_mix[s], "reached": seat_reached[s],
+        seated.append({"tuned": seats[s] == 0, "mix": seat_mix[s], "reached": reached[s],
                        "points": p.points, "nobles": len(p.nobles), "reserved unbought": len(p.reserved)})
-    return result["rounds"], mix, reached, hard_win, seated
+    return result["rounds"], hard_win, seated
+
+
+def mix_of(rows):
+    """The actions of ``rows`` (per seat records of one_game), summed, with the reserved cards never bought."""
+    totals: dict[str, float] = {}
+    for row in rows:
+        for key, value in row["mix"].items():
+            totals[key] = totals.get(key, 0) + value
+    totals["reserved unbought"] = sum(row["reserved unbought"] for row in rows)
+    return totals
 
 
 def per_bot(results):
@@ -180,17 +177,12 @@ def per_bot(results):
     end, and the round in which a seat first holds 5 and 10 points (averaged over the seats that reached it)."""
     lines = []
     for tuned, who in ((True, "tuned bot"), (False, "the others")):
-        rows = [row for r in results for row in r[4] if row["tuned"] == tuned]
+        rows = [row for r in results for row in r[2] if row["tuned"] == tuned]
         if not rows:
             continue
         n = len(rows)
-        totals: dict[str, float] = {}
-        for row in rows:
-            for key, value in row["mix"].items():
-                totals[key] = totals.get(key, 0) + value
-        parts = [f"{key} {value / n:.1f}" for key, value in sorted(totals.items())]
-        parts += [f"reserved unbought {sum(r['reserved unbought'] for r in rows) / n:.1f}",
-                  f"nobles {sum(r['nobles'] for r in rows) / n:.2f}",
+        parts = [f"{key} {value / n:.1f}" for key, value in sorted(mix_of(rows).items())]
+        parts += [f"nobles {sum(r['nobles'] for r in rows) / n:.2f}",
                   f"points {sum(r['points'] for r in rows) / n:.2f}"]
         for mark in SEAT_MARKS:
             seen = [r["reached"][mark] for r in rows if mark in r["reached"]]
@@ -247,8 +239,8 @@ def main(argv=None):
     def note(k, r):
         done[k] = r
         if args.progress:
-            wins = sum(x[3] for x in done.values())
-            print(f"game {k + 1}: rounds {r[0]}, tuned bot's share {r[3]:g}; so far {wins:g} of {len(done)} "
+            wins = sum(x[1] for x in done.values())
+            print(f"game {k + 1}: rounds {r[0]}, tuned bot's share {r[1]:g}; so far {wins:g} of {len(done)} "
                   f"[{time.perf_counter() - t0:.0f} s]", flush=True)
 
     if args.jobs > 1:
@@ -266,7 +258,7 @@ def main(argv=None):
     rounds = [r[0] for r in results]
     se = statistics.pstdev(rounds) / n ** 0.5 if n > 1 else 0.0
     start = f" from game {args.first + 1}" if args.first else ""
-    wins = sum(r[3] for r in results)
+    wins = sum(r[1] for r in results)
     low, high = arena.wilson(wins, n)
     spent = (f"{budget['seconds']:g} s{' of processor time' if args.cpu else ''} a move" if "seconds" in budget
              else f"{args.iterations} iterations")
@@ -277,14 +269,12 @@ def main(argv=None):
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
           + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")
-    totals: dict[str, float] = {}
-    for _, mix, _, _, _ in results:
-        for key, value in mix.items():
-            totals[key] = totals.get(key, 0) + value
+    totals = mix_of([row for r in results for row in r[2]])
     print("per game: " + ", ".join(f"{key} {value / n:.1f}" for key, value in sorted(totals.items())))
     marks = []
     for mark in MARKS:
-        seen = [r[2][f"{mark} pts at"] for r in results if f"{mark} pts at" in r[2]]
+        seen = [min(row["reached"][mark] for row in r[2] if mark in row["reached"]) for r in results
+                if any(mark in row["reached"] for row in r[2])]
         if seen:
             marks.append(f"{mark} points in round {statistics.mean(seen):.1f}")
     print("the leader first holds " + ", ".join(marks))
