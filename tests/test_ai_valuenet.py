@@ -5,6 +5,7 @@ requirements-train.txt)."""
 import json
 import math
 import random
+import re
 
 import pytest
 
@@ -12,7 +13,7 @@ import splendor
 from splendor.ai import Budget, get_bot, train
 from splendor.ai.arena import play_game
 from splendor.ai.expert import ExpertBot
-from splendor.ai.learned import READ_WEIGHTS, Weights, load_model, read_model
+from splendor.ai.learned import FEATURES, READ_WEIGHTS, Weights, load_model, read_model
 from splendor.ai.valuenet import FAR, SEAT_INPUTS, TABLE_INPUTS, ValueNet, game_vectors
 from test_ai_states import build
 
@@ -271,3 +272,40 @@ def test_endgame_replies_take_the_worst_reply_only_in_the_endgame_and_play_it_ou
         assert bot._sample(game, action, 0, mid, leaf) == plain._sample(game, action, 0, mid, leaf)
     assert any(bot._sample(game, a, 0, end, leaf) != plain._sample(game, a, 0, end, leaf)
                for a in game.legal_actions()[:6])
+
+
+def test_a_fit_is_compared_with_the_model_in_play_on_the_same_held_out_positions(tmp_path, capsys):
+    """The command prints, beside the held-out loss, how the written model and the reference (``--model``, else the
+    shipped model) judge the held-out positions as the search reads them: each figure is the mean log loss of that
+    model's own chances (``chances_against_best``) for seat 0."""
+    saved = tmp_path / "pos.jsonl.gz"
+    out = tmp_path / "lin.json"
+    assert train.main(["--out", str(out), "--seed", "5", "--games", "9", "--holdout", "3",
+                       "--save-positions", str(saved)]) == 0
+    text = capsys.readouterr().out
+    m = re.search(r"as the search reads them \(the start seat's term left out\), on the same held-out positions: "
+                  r"this model ([\d.]+), the shipped model ([\d.]+)", text)
+    assert m, text
+    _, games = train.read_positions(saved)
+
+    def loss(model):
+        total = n = 0
+        for k, rows, y in games:
+            if y is None or k % 3:
+                continue
+            for stage, v0, v1, mv, *_ in rows:
+                st = model.standings_of(stage, [v0[:len(FEATURES)], v1[:len(FEATURES)]])
+                p = model.chances_against_best(st, 0 if mv > 0 else 1)[0]
+                total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+                n += 1
+        return total / n
+
+    mine, shipped = read_model(out), load_model()
+    assert float(m.group(1)) == pytest.approx(loss(mine), abs=1e-4)
+    assert float(m.group(2)) == pytest.approx(loss(shipped), abs=1e-4)
+    assert mine.meta["reference"] == {"file": "expert_weights.json", "held_out_log_loss": round(loss(shipped), 5)}
+    # with --model, that model is the reference (here the fit just written: the same figure twice)
+    again = tmp_path / "again.json"
+    assert train.main(["--out", str(again), "--positions", str(saved), "--holdout", "3", "--model", str(out)]) == 0
+    m = re.search(r"this model ([\d.]+), --model ([\d.]+)", capsys.readouterr().out)
+    assert m and float(m.group(2)) == pytest.approx(loss(mine), abs=1e-4)

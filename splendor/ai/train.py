@@ -33,7 +33,7 @@ import time
 
 from .bots import prepare
 from .heuristic import Scorer, Weights, seat_values
-from .learned import FEATURES, READ_WEIGHTS, ValueModel, game_features, load_model
+from .learned import FEATURES, READ_WEIGHTS, WEIGHTS_FILE, ValueModel, game_features, load_model
 
 L2 = 1e-3
 NET_L2 = 1e-4
@@ -393,6 +393,12 @@ def fit_net(train, test, hidden=32, epochs=30, l2=1e-4, seed=0, lr=2e-3, batch=1
     return arrays, held, best[2]
 
 
+def search_vector(model):
+    """The regression coefficients (:func:`design`'s order) that judge a position as ``model`` does in the search:
+    its features' weights, their per-stage weights, its to-move term and 0 for the start seat (left out of models)."""
+    return model.base + model.per_stage + [model.to_move, 0.0]
+
+
 def model_from(w, meta):
     k = len(FEATURES)
     return ValueModel(w[:k], w[k:2 * k], w[2 * k], meta)
@@ -628,6 +634,15 @@ def main(argv=None):
     print(f"log loss: held-out {held:.4f} (fitted positions {train_loss:.4f}); on the held-out positions the "
           f"hard bot's hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} "
           f"[{time.perf_counter() - t0:.0f} s]", flush=True)
+    # the question a new fit must answer: does it judge these games better than the model that plays now?
+    ref_path = args.model or WEIGHTS_FILE
+    ref = load_model(ref_path)
+    if isinstance(ref, ValueModel):
+        as_read, ref_loss = log_loss(test, w[:-1] + [0.0]), log_loss(test, search_vector(ref))
+        print(f"as the search reads them (the start seat's term left out), on the same held-out positions: this "
+              f"model {as_read:.4f}, {'--model' if args.model else 'the shipped model'} {ref_loss:.4f}", flush=True)
+        sources.update(read_held_out_log_loss=round(as_read, 5),
+                       reference={"file": os.path.basename(ref_path), "held_out_log_loss": round(ref_loss, 5)})
     meta = _meta(argv, seed, games, names, iterations, args.holdout, l2, len(train), len(test), held, hand, const,
                  model=args.model, fitted_log_loss=round(train_loss, 5), started=round(w[-1], 6), **sources)
     model = model_from(w, meta)
