@@ -342,8 +342,8 @@ def test_the_tree_can_offer_the_other_seats_fewer_moves(monkeypatch):
     obs = splendor.new_game(players=4, seed=3).observation(0)
     asked = []
     offers = tree._offers
-    monkeypatch.setattr(tree, "_offers", lambda g, scorer, width: asked.append((g.current, width)) or
-                        offers(g, scorer, width))
+    monkeypatch.setattr(tree, "_offers", lambda g, scorer, width, *rest: asked.append((g.current, width)) or
+                        offers(g, scorer, width, *rest))
     depth = {}
     for bot in (get_bot("expert"), ExpertBot(tree_others=2)):
         asked.clear()
@@ -351,6 +351,42 @@ def test_the_tree_can_offer_the_other_seats_fewer_moves(monkeypatch):
         assert {w for s, w in asked if s != 0} == {bot.tree_others or 4}
     assert {w for s, w in asked if s == 0} == {4}  # the seat's own next move is reached, with its 4 best
     assert depth[2] > depth[None] >= 4
+
+
+def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
+    """``tree_pruned=False`` (a tuning knob): below the root the movers choose among the scorer's best of every legal
+    move, as the root's candidates are chosen, not of the playout's pruned moves (three takes, two reservations of
+    the richest cards, no blind one), which leave out the scorer's favourite a third of the time."""
+    from splendor.ai import tree
+    from splendor.ai.search import prune
+
+    obs = build().observation(0)
+    seen = []
+    offers = tree._offers
+
+    def spy(g, scorer, width, *rest):
+        got = offers(g, scorer, width, *rest)
+        seen.append((g.copy(), scorer, got))
+        return got
+
+    monkeypatch.setattr(tree, "_offers", spy)
+    for pruned in (True, False):
+        seen.clear()
+        bot = ExpertBot(tree_pruned=pruned)
+        bot.decide(obs, random.Random(3), Budget(iterations=120))
+        outside = 0
+        for g, scorer, got in seen:
+            legal = g.legal_actions()
+            pool = prune(g, legal, scorer) if pruned and len(legal) > 1 else legal
+            ranked = sorted(scorer.scores(g, g.current, pool), key=lambda t: -t[0])
+            assert [str(a) for a in got] == [str(a) for _, a in ranked[:4]]
+            kept = {str(a) for a in prune(g, legal, scorer)}
+            outside += any(str(a) not in kept for a in got)
+        assert seen and (outside == 0 if pruned else outside > 0), (pruned, outside, len(seen))
+    again = ExpertBot(tree_pruned=False)
+    first = again.decide(obs, random.Random(3), Budget(iterations=120))
+    second = again.decide(obs, random.Random(3), Budget(iterations=120))
+    assert str(first[0]) == str(second[0]) and first[1]["candidates"] == second[1]["candidates"]
 
 
 def test_expert_games_finish_with_legal_moves_in_every_table_size():

@@ -72,17 +72,18 @@ def _choose(node, moves, c):
     return best, False
 
 
-def _offers(g, scorer, width):
-    """The scorer's ``width`` best of the playout's pruned moves in ``g``."""
+def _offers(g, scorer, width, pruned=True):
+    """The scorer's ``width`` best of the playout's pruned moves in ``g`` (of every legal move with ``pruned``
+    False)."""
     legal = g.legal_actions()
-    if len(legal) > 1:
+    if pruned and len(legal) > 1:
         legal = prune(g, legal, scorer)
     rated = scorer.scores(g, g.current, legal)
     rated.sort(key=lambda t: -t[0])
     return [a for _, a in rated[:width]]
 
 
-def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None):
+def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=True):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
     below it the scorer's ``width`` best (``others`` best for a mover other than ``seat``, when given; remembered per
@@ -95,7 +96,7 @@ def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None):
             key = _seen_key(g)  # e: the edge just followed (the first step's moves are always given)
             moves = e.offers.get(key)
             if moves is None:
-                moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width)
+                moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width, pruned)
         mover = g.current
         e, new = _choose(node, moves, c)
         g.apply_unchecked(e.action)
@@ -116,7 +117,7 @@ def search(bot, game, seat, cands, rng, clock, horizon):
     while not clock.done():
         g = resample(game, seat, rng)
         path = []
-        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others)
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others, bot.tree_pruned)
         if g.phase_ != "over":
             finish_turn(g, scorer)
             playout(g, horizon, scorer)
