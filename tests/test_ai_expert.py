@@ -354,9 +354,10 @@ def test_the_tree_can_offer_the_other_seats_fewer_moves(monkeypatch):
 
 
 def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
-    """``tree_pruned=False`` (a tuning knob): below the root the movers choose among the scorer's best of every legal
-    move, as the root's candidates are chosen, not of the playout's pruned moves (three takes, two reservations of
-    the richest cards, no blind one), which leave out the scorer's favourite a third of the time."""
+    """The shipped expert (``tree_pruned=False``): below the root the movers choose among the scorer's best of every
+    legal move, as the root's candidates are chosen; ``tree_pruned=True`` (the level before the twelfth session)
+    among the playout's pruned moves (three takes, two reservations of the richest cards, no blind one), which leave
+    out the scorer's favourite a third of the time."""
     from splendor.ai import tree
     from splendor.ai.search import prune
 
@@ -372,7 +373,7 @@ def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
     monkeypatch.setattr(tree, "_offers", spy)
     for pruned in (True, False):
         seen.clear()
-        bot = ExpertBot(tree_pruned=pruned)
+        bot = ExpertBot(tree_pruned=True) if pruned else get_bot("expert")
         bot.decide(obs, random.Random(3), Budget(iterations=120))
         outside = 0
         for g, scorer, got in seen:
@@ -383,7 +384,7 @@ def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
             kept = {str(a) for a in prune(g, legal, scorer)}
             outside += any(str(a) not in kept for a in got)
         assert seen and (outside == 0 if pruned else outside > 0), (pruned, outside, len(seen))
-    again = ExpertBot(tree_pruned=False)
+    again = get_bot("expert")
     first = again.decide(obs, random.Random(3), Budget(iterations=120))
     second = again.decide(obs, random.Random(3), Budget(iterations=120))
     assert str(first[0]) == str(second[0]) and first[1]["candidates"] == second[1]["candidates"]

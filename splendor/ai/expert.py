@@ -24,7 +24,7 @@ class ExpertBot(HardBot):
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
                  share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, tree=True,
-                 tree_width=4, tree_c=0.15, tree_horizon=3, tree_others=None, tree_pruned=True, **kwargs):
+                 tree_width=4, tree_c=0.15, tree_horizon=3, tree_others=None, tree_pruned=False, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -65,8 +65,10 @@ class ExpertBot(HardBot):
         # tree_others (a tuning knob, off): the other seats' moves in the tree are the scorer's tree_others best
         # (fewer than the seat's own: at 4 players a walk reaches the seat's next move sooner).
         self.tree_others = tree_others
-        # tree_pruned (a tuning knob, on): the moves below the root are the scorer's best of the playout's pruned
-        # moves (search.prune: three takes, two reservations); False: of every legal move, as the root's are
+        # tree_pruned (off in the shipped level since the twelfth session): True, the moves below the root are the
+        # scorer's best of the playout's pruned moves (search.prune: three takes, two reservations of the richest
+        # cards, no blind one), which leave out the scorer's favourite a third of the time; False (shipped), of
+        # every legal move, as the root's candidates are
         self.tree_pruned = tree_pruned
 
     def _sample(self, det, action, seat, horizon, leaf):

@@ -72,9 +72,8 @@ def _choose(node, moves, c):
     return best, False
 
 
-def _offers(g, scorer, width, pruned=True):
-    """The scorer's ``width`` best of the playout's pruned moves in ``g`` (of every legal move with ``pruned``
-    False)."""
+def _offers(g, scorer, width, pruned=False):
+    """The scorer's ``width`` best of every legal move in ``g`` (of the playout's pruned moves with ``pruned``)."""
     legal = g.legal_actions()
     if pruned and len(legal) > 1:
         legal = prune(g, legal, scorer)
@@ -83,7 +82,7 @@ def _offers(g, scorer, width, pruned=True):
     return [a for _, a in rated[:width]]
 
 
-def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=True):
+def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=False):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
     below it the scorer's ``width`` best (``others`` best for a mover other than ``seat``, when given; remembered per
