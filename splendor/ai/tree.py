@@ -85,8 +85,9 @@ def _offers(g, scorer, width, pruned=False):
 def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=False):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
-    below it the scorer's ``width`` best (``others`` best for a mover other than ``seat``, when given; remembered per
-    position on the edge above, :func:`_offers`)."""
+    below it the scorer's ``width`` best of every legal move (of the playout's pruned moves with ``pruned``;
+    ``others`` best for a mover other than ``seat``, when given; remembered per position on the edge above,
+    :func:`_offers`)."""
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)

@@ -100,6 +100,23 @@ def open_card(page, cards, press="click"):
                 raise
 
 
+def buy_first(page, cards, press="click"):
+    """Open the first of ``cards`` and tap Buy in its dialog, until the dialog asks to confirm. Like a tap on a card
+    (``open_card``), a tap on Buy that lands while the page redraws the bots' last move can be lost, or the redraw
+    can close the dialog (seen on a loaded machine): then tap again, as a person would."""
+    confirm = page.get_by_role("dialog").get_by_role("button", name="Confirm")
+    for attempt in range(2):
+        if not page.get_by_role("dialog").count():
+            open_card(page, cards, press)
+        press_on(page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True), press)
+        try:
+            confirm.wait_for(timeout=5_000 if attempt == 0 else READY_TIMEOUT_MS)
+            return
+        except PlaywrightTimeout:
+            if attempt:
+                raise
+
+
 def play_turn(page, press="click"):
     """Play one turn of the person by clicks (``press="tap"``: by taps, on a touch screen), with a simple strategy:
     buy what can be bought, else take gems, else reserve, else pass. Returns False when the game is over."""
@@ -128,8 +145,7 @@ def play_turn(page, press="click"):
         return True
     buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
     if buyable.count():
-        open_card(page, buyable, press)
-        act(page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True))
+        buy_first(page, buyable, press)
         act(page.get_by_role("dialog").get_by_role("button", name="Confirm"))
         return True
     piles = _enabled(page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")))
