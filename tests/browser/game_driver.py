@@ -100,15 +100,16 @@ def open_card(page, cards, press="click"):
                 raise
 
 
-def buy_first(page, cards, press="click"):
-    """Open the first of ``cards`` and tap Buy in its dialog, until the dialog asks to confirm. Like a tap on a card
-    (``open_card``), a tap on Buy that lands while the page redraws the bots' last move can be lost, or the redraw
-    can close the dialog (seen on a loaded machine): then tap again, as a person would."""
+def press_for_confirm(page, cards, name, press="click"):
+    """Tap ``name`` (Buy or Reserve) in the dialog of the first of ``cards`` (opening it when no dialog is open),
+    until the dialog asks to confirm. Like a tap on a card (``open_card``), a tap on the dialog's button that lands
+    while the page redraws the bots' last move can be lost, or the redraw can close the dialog (seen on a loaded
+    machine): then tap again, as a person would."""
     confirm = page.get_by_role("dialog").get_by_role("button", name="Confirm")
     for attempt in range(2):
         if not page.get_by_role("dialog").count():
             open_card(page, cards, press)
-        press_on(page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True), press)
+        press_on(page.get_by_role("dialog").get_by_role("button", name=name, exact=True), press)
         try:
             confirm.wait_for(timeout=5_000 if attempt == 0 else READY_TIMEOUT_MS)
             return
@@ -145,7 +146,7 @@ def play_turn(page, press="click"):
         return True
     buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
     if buyable.count():
-        buy_first(page, buyable, press)
+        press_for_confirm(page, buyable, "Buy", press)
         act(page.get_by_role("dialog").get_by_role("button", name="Confirm"))
         return True
     piles = _enabled(page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")))
@@ -162,7 +163,7 @@ def play_turn(page, press="click"):
         open_card(page, cards, press)
         reserve = page.get_by_role("dialog").get_by_role("button", name="Reserve", exact=True)
         if reserve.get_attribute("aria-disabled") != "true":
-            act(reserve)
+            press_for_confirm(page, cards, "Reserve", press)
             act(page.get_by_role("dialog").get_by_role("button", name="Confirm"))
             return True
         act(page.get_by_role("dialog").get_by_role("button", name="Close"))
