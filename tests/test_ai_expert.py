@@ -608,11 +608,51 @@ def test_train_players_fits_a_table_and_adds_it_to_the_base_model(tmp_path, caps
     again = ValueModel.load(both)
     assert sorted(again.tables) == [3, 4] and again.tables[4].base == pytest.approx(table.base, abs=1e-6)
     capsys.readouterr()
-    for bad in (["--net", "8"], ["--bots", "expert"], ["--base", str(tmp_path / "missing.json")]):
+    for bad in (["--net", "8"], ["--explore", "0.1"], ["--bots", "master"], ["--base", str(tmp_path / "missing.json")]):
         with pytest.raises(SystemExit):
             train.main(["--players", "4", "--out", str(out), "--seed", "2", *bad])
     with pytest.raises(SystemExit):  # --base adds a table: not for two-player models
         train.main(["--out", str(out), "--seed", "2", "--base", str(both)])
+
+
+def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_path, capsys):
+    """Expert iteration at a larger table: the expert plays its seats (with --model's judge), the positions are saved,
+    and fitting the saved games again gives the same table, compared with the table of the model in play."""
+    from splendor.ai import train
+
+    first, games = tmp_path / "t4.json", tmp_path / "t4.jsonl.gz"
+    assert train.main(["--players", "4", "--bots", "expert,hard,hard,hard", "--budget-iterations", "4", "--games",
+                       "6", "--holdout", "3", "--seed", "5", "--out", str(first), "--save-positions", str(games)]) == 0
+    text = capsys.readouterr().out
+    assert "playing 6 games of 4 players, expert, hard, hard, hard (seed 5, 4 iterations a move" in text
+    table = ValueModel.load(first).tables[4]
+    assert table.meta["bots"] == ["expert", "hard", "hard", "hard"] and table.meta["budget_iterations"] == 4
+    # the games had an expert in them: the saved positions hold the seats' features as the arena played them
+    header, saved = train.read_positions(str(games))
+    assert header["players"] == 4 and header["bots"] == ["expert", "hard", "hard", "hard"]
+    assert [k for k, _, _ in saved] == list(range(6)) and all(len(y) == 4 and sum(y) == 1 for _, _, y in saved)
+    # the next generation's games: the expert plays with the table just fitted
+    again = tmp_path / "t4b.json"
+    assert train.main(["--players", "4", "--positions", str(games), "--base", str(first), "--holdout", "3",
+                       "--out", str(again)]) == 0
+    text = capsys.readouterr().out
+    assert "read 6 games of 4 players, expert, hard, hard, hard (seed 5)" in text
+    refit = ValueModel.load(again).tables[4]
+    assert refit.base == pytest.approx(table.base, abs=1e-6) and refit.order == pytest.approx(table.order, abs=1e-6)
+    in_play = re.search(r"the 4-player table of \S+ scores ([\d.]+) on the same positions", text)
+    assert in_play and float(in_play.group(1)) == pytest.approx(refit.meta["held_out_log_loss"], abs=1e-4)
+    assert refit.meta["base_table_held_out_log_loss"] == pytest.approx(float(in_play.group(1)), abs=1e-4)
+    # the saved games are a table's: not for a two-player fit, nor for another table size
+    for bad in (["--positions", str(games), "--out", str(again)],
+                ["--players", "3", "--positions", str(games), "--out", str(again)]):
+        with pytest.raises(SystemExit):
+            train.main(bad)
+    assert "holds games of 4 players" in capsys.readouterr().err
+    # an expert plays with --model's judge in the games (a missing file fails at once)
+    assert train._bot("expert", str(first)).model.tables[4].base == pytest.approx(table.base, abs=1e-6)
+    with pytest.raises(SystemExit):
+        train.main(["--players", "4", "--bots", "expert,hard", "--seed", "5", "--out", str(again), "--model",
+                    str(tmp_path / "missing.json")])
 
 
 def test_the_table_fit_recovers_a_known_conditional_logit():

@@ -480,25 +480,25 @@ def _baselines(games, holdout):
 
 def _table_main(parser, args, argv):
     """``train --players 3|4``: checks, then :func:`splendor.ai.train_tables.main_table`."""
-    for opt, used in (("--net", args.net), ("--positions", args.positions), ("--save-positions", args.save_positions),
-                      ("--explore", args.explore), ("--model", args.model)):
+    for opt, used in (("--net", args.net), ("--explore", args.explore)):
         if used:
             parser.error(f"{opt} is for two-player models, not with --players {args.players}")
-    if args.seed is None:
-        parser.error("--seed is needed to play games")
+    if args.seed is None and not args.positions:
+        parser.error("--seed is needed to play games (or --positions to fit saved ones)")
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not names or any(n not in ("random", "easy", "medium", "hard") for n in names):
-        parser.error("--bots takes levels among random, easy, medium, hard (they fill the seats in turn)")
+    if not names or any(n not in ("random", "easy", "medium", "hard", "expert") for n in names):
+        parser.error("--bots takes levels among random, easy, medium, hard, expert (they fill the seats in turn)")
     if args.games < 2 or args.holdout < 2 or args.jobs < 1:
         parser.error("--games and --holdout must be at least 2, --jobs at least 1")
     iterations = args.budget_iterations
-    if iterations is None and "hard" in names:
+    if iterations is None and any(n in ("hard", "expert") for n in names):
         iterations = 50
     if iterations is not None and iterations < 1:
         parser.error("--budget-iterations must be at least 1")
-    folder = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(folder):
-        parser.error(f"--out: the folder {folder} does not exist")
+    for opt, path in (("--out", args.out), ("--save-positions", args.save_positions)):
+        folder = os.path.dirname(os.path.abspath(path)) if path else "."
+        if not os.path.isdir(folder):
+            parser.error(f"{opt}: the folder {folder} does not exist")
     from .learned import WEIGHTS_FILE, read_model
     try:
         base = read_model(args.base or WEIGHTS_FILE)  # a bad file fails now, not after the games
@@ -506,8 +506,13 @@ def _table_main(parser, args, argv):
         parser.error(f"--base: {exc}")
     if not isinstance(base, ValueModel):
         parser.error("--base: a table is added to a linear value model, not to a net")
+    if args.model:
+        try:
+            load_model(args.model)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--model: {exc}")
     from .train_tables import main_table
-    return main_table(args, base, names, iterations, args.l2 if args.l2 is not None else L2, argv)
+    return main_table(parser, args, base, names, iterations, args.l2 if args.l2 is not None else L2, argv)
 
 
 def main(argv=None):
@@ -516,10 +521,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=None, help="the training deals' seed (needed unless --positions)")
     parser.add_argument("--games", type=int, default=3000, help="games to play (default 3000)")
     parser.add_argument("--bots", default="medium,medium", help="the two levels that play the games "
-                        "(medium, hard, expert; default medium,medium)")
+                        "(medium, hard, expert; default medium,medium); with --players 3 or 4 the levels fill the "
+                        "seats in turn")
     parser.add_argument("--budget-iterations", type=int, default=None,
                         help="search iterations a move for hard and expert (default: 50)")
-    parser.add_argument("--model", default=None, help="the expert's model for its games (default: shipped)")
+    parser.add_argument("--model", default=None, help="the expert's model for its games (default: shipped; it may hold a table's model)")
     parser.add_argument("--explore", type=float, default=0.0, metavar="EPS",
                         help="the chance that a move of the games is one of the scorer's 8 best at random instead of "
                         "the bot's (default 0)")
@@ -587,6 +593,9 @@ def main(argv=None):
                 header, more = read_positions(path)
             except (OSError, ValueError) as exc:
                 parser.error(f"--positions: {exc}")
+            if header.get("players", 2) != 2:
+                parser.error(f"--positions: {path} holds games of {header['players']} players (fit them with "
+                             f"--players {header['players']})")
             print(f"read {len(more)} games of {' against '.join(header['bots'])} (seed {header['seed']}) from "
                   f"{path}", flush=True)
             games += more

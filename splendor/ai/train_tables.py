@@ -18,11 +18,17 @@ the ninth session.)
    chances against the best other seat, normalised) and of a uniform guess; writes ``--base``'s model with the
    table added (or replaced) to ``--out``.
 
+``--bots`` may seat the expert (``--model``: its judge in the games, default the shipped one, which may itself hold
+a table): a table fitted to the search's own games, the next generation playing with it (expert iteration).
+``--save-positions PATH`` keeps the played games' positions and ``--positions PATH`` (given once or more) fits saved
+games again without playing, as for the two-player model; a file records its table's size.
+
 Pure Python, standard library only, like the two-player fit.
 """
 
 import math
 import operator
+import os
 import random
 import sys
 import time
@@ -40,9 +46,10 @@ def seating(k, players, names):
 def one_game(task):
     """(k, [(stage, [every seat's features], seat to move, seat that started)], [each seat's share of the result]),
     or (k, [], None) when the game did not finish."""
-    from . import arena, get_bot
+    from . import arena
     from .budget import Budget
-    k, seed, players, names, iterations = task
+    from .train import _bot
+    k, seed, players, names, iterations, model_path = task
     w = Weights(**READ_WEIGHTS)
     rows = []
 
@@ -51,7 +58,7 @@ def one_game(task):
             stage, feats = game_features(game, w)
             rows.append((stage, feats, game.current, game.start))
 
-    bots = [get_bot(n) for n in seating(k, players, names)]
+    bots = [_bot(n, model_path) for n in seating(k, players, names)]
     budgets = [Budget(iterations=iterations)] * players if iterations else None
     result = arena.play_game(bots, arena.game_seed(f"train-{seed}-{players}p", k), budgets, watch=watch)
     if result["status"] != "ok":
@@ -60,9 +67,11 @@ def one_game(task):
     return k, rows, [1.0 / len(win) if s in win else 0.0 for s in range(players)]
 
 
-def play(games, seed, players, names, iterations=None, jobs=1, out=print):
-    """[(k, rows, shares)] in game order, printing progress with the time left."""
-    return run_games(one_game, [(k, seed, players, names, iterations) for k in range(games)], jobs, out, chunksize=8)
+def play(games, seed, players, names, iterations=None, jobs=1, out=print, model_path=None):
+    """[(k, rows, shares)] in game order, printing progress with the time left (``model_path``: the expert's
+    model, default the shipped one)."""
+    return run_games(one_game, [(k, seed, players, names, iterations, model_path) for k in range(games)], jobs, out,
+                     chunksize=8 if "expert" not in names else 1)
 
 
 def design(rows, shares, players):
@@ -161,14 +170,48 @@ def table_from(w, players, meta):
                       [0.0] + w[2 * k + players - 1:], meta)
 
 
-def main_table(args, base, names, iterations, l2, argv):
-    """Play, fit and write a table's model (``train --players N``) added to ``base`` (the linear model read from
-    ``--base``); the arguments were checked by train.main."""
+def table_vector(table):
+    """The fit's vector of a :class:`TableModel` (the inverse of :func:`table_from`)."""
+    return table.base + table.per_stage + table.order[1:] + table.seat[1:]
+
+
+def main_table(parser, args, base, names, iterations, l2, argv):
+    """Play (or read, ``--positions``), fit and write a table's model (``train --players N``) added to ``base`` (the
+    linear model read from ``--base``); the arguments were checked by train.main."""
+    from .train import read_positions, write_positions
     t0 = time.perf_counter()
     players = args.players
-    print(f"playing {args.games} games of {players} players, {', '.join(names)} (seed {args.seed}"
-          f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
-    games = play(args.games, args.seed, players, names, iterations, args.jobs)
+    seed, model, sources = args.seed, args.model, {}
+    if args.positions:
+        games, headers = [], []
+        for path in args.positions:
+            try:
+                header, more = read_positions(path)
+            except (OSError, ValueError) as exc:
+                parser.error(f"--positions: {exc}")
+            if header.get("players", 2) != players:
+                parser.error(f"--positions: {path} holds games of {header.get('players', 2)} players, not {players}")
+            print(f"read {len(more)} games of {players} players, {', '.join(header['bots'])} (seed "
+                  f"{header['seed']}) from {path}", flush=True)
+            # several files: the games keep apart (a file's k after the last file's), the holdout the same share
+            shift = max((k for k, _, _ in games), default=-1) + 1
+            games += [(k + shift, [tuple(r) for r in rows], y) for k, rows, y in more]
+            headers.append(header)
+        seed, names, iterations = headers[0]["seed"], headers[0]["bots"], headers[0]["budget_iterations"]
+        model = headers[0].get("model")
+        if len(headers) > 1:
+            sources["sources"] = [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
+                                   "budget_iterations": h["budget_iterations"], "model": h.get("model"),
+                                   "games": h["games"]} for path, h in zip(args.positions, headers)]
+    else:
+        print(f"playing {args.games} games of {players} players, {', '.join(names)} (seed {seed}"
+              f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
+        games = play(args.games, seed, players, names, iterations, args.jobs, model_path=model)
+        if args.save_positions:
+            write_positions(args.save_positions, {"players": players, "seed": seed, "bots": names,
+                                                  "budget_iterations": iterations, "model": model,
+                                                  "games": args.games}, games)
+            print(f"wrote the positions to {args.save_positions}", flush=True)
     train, test = [], []
     unfinished = 0
     for k, rows, y in games:
@@ -183,18 +226,23 @@ def main_table(args, base, names, iterations, l2, argv):
         return 1
     print(f"{len(train)} positions to fit, {len(test)} held out (games k % {args.holdout} == 0); "
           f"{unfinished} unfinished games left out [{time.perf_counter() - t0:.0f} s]", flush=True)
-    w = fit(train, l2=l2, seed=args.seed)
+    w = fit(train, l2=l2, seed=seed)
     held, fitted = log_loss(test, w), log_loss(train, w)
     before = base_loss(base, games, args.holdout)
     uniform = math.log(players)
     print(f"log loss of the winner: held-out {held:.4f} (fitted positions {fitted:.4f}); on the held-out positions "
           f"the base model (as the search read it at {players} players) scores {before:.4f}, a uniform guess "
           f"{uniform:.4f} [{time.perf_counter() - t0:.0f} s]", flush=True)
+    if players in base.tables:  # the question a new fit must answer: does it judge better than the table in play?
+        mine = log_loss(test, table_vector(base.tables[players]))
+        sources["base_table_held_out_log_loss"] = round(mine, 5)
+        print(f"the {players}-player table of {args.base or 'the shipped weights'} scores {mine:.4f} on the same "
+              f"positions", flush=True)
     meta = {"command": "python -m splendor train " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "seed": args.seed, "games": len(games), "bots": names, "budget_iterations": iterations,
+            "seed": seed, "games": len(games), "bots": names, "budget_iterations": iterations, "model": model,
             "holdout": args.holdout, "l2": l2, "positions_fitted": len(train), "positions_held_out": len(test),
             "held_out_log_loss": round(held, 5), "fitted_log_loss": round(fitted, 5),
-            "base_held_out_log_loss": round(before, 5), "uniform_log_loss": round(uniform, 5)}
+            "base_held_out_log_loss": round(before, 5), "uniform_log_loss": round(uniform, 5), **sources}
     table = table_from(w, players, meta)
     base.tables[players] = table
     base.save(args.out)
