@@ -525,7 +525,8 @@ def main(argv=None):
                         "seats in turn")
     parser.add_argument("--budget-iterations", type=int, default=None,
                         help="search iterations a move for hard and expert (default: 50)")
-    parser.add_argument("--model", default=None, help="the expert's model for its games (default: shipped; it may hold a table's model)")
+    parser.add_argument("--model", default=None,
+                        help="the expert's model for its games (default: shipped; it may hold a table's model)")
     parser.add_argument("--explore", type=float, default=0.0, metavar="EPS",
                         help="the chance that a move of the games is one of the scorer's 8 best at random instead of "
                         "the bot's (default 0)")

@@ -193,9 +193,7 @@ def main_table(parser, args, base, names, iterations, l2, argv):
                 parser.error(f"--positions: {path} holds games of {header.get('players', 2)} players, not {players}")
             print(f"read {len(more)} games of {players} players, {', '.join(header['bots'])} (seed "
                   f"{header['seed']}) from {path}", flush=True)
-            # several files: the games keep apart (a file's k after the last file's), the holdout the same share
-            shift = max((k for k, _, _ in games), default=-1) + 1
-            games += [(k + shift, [tuple(r) for r in rows], y) for k, rows, y in more]
+            games += more  # each file's games held out by their own k, as in the two-player fit
             headers.append(header)
         seed, names, iterations = headers[0]["seed"], headers[0]["bots"], headers[0]["budget_iterations"]
         model = headers[0].get("model")
