@@ -622,21 +622,21 @@ def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_p
 
     first, games = tmp_path / "t4.json", tmp_path / "t4.jsonl.gz"
     assert train.main(["--players", "4", "--bots", "expert,hard,hard,hard", "--budget-iterations", "4", "--games",
-                       "6", "--holdout", "3", "--seed", "5", "--out", str(first), "--save-positions", str(games)]) == 0
+                       "4", "--holdout", "2", "--seed", "5", "--out", str(first), "--save-positions", str(games)]) == 0
     text = capsys.readouterr().out
-    assert "playing 6 games of 4 players, expert, hard, hard, hard (seed 5, 4 iterations a move" in text
+    assert "playing 4 games of 4 players, expert, hard, hard, hard (seed 5, 4 iterations a move" in text
     table = ValueModel.load(first).tables[4]
     assert table.meta["bots"] == ["expert", "hard", "hard", "hard"] and table.meta["budget_iterations"] == 4
     # the games had an expert in them: the saved positions hold the seats' features as the arena played them
     header, saved = train.read_positions(str(games))
     assert header["players"] == 4 and header["bots"] == ["expert", "hard", "hard", "hard"]
-    assert [k for k, _, _ in saved] == list(range(6)) and all(len(y) == 4 and sum(y) == 1 for _, _, y in saved)
+    assert [k for k, _, _ in saved] == list(range(4)) and all(len(y) == 4 and sum(y) == 1 for _, _, y in saved)
     # the next generation's games: the expert plays with the table just fitted
     again = tmp_path / "t4b.json"
-    assert train.main(["--players", "4", "--positions", str(games), "--base", str(first), "--holdout", "3",
+    assert train.main(["--players", "4", "--positions", str(games), "--base", str(first), "--holdout", "2",
                        "--out", str(again)]) == 0
     text = capsys.readouterr().out
-    assert "read 6 games of 4 players, expert, hard, hard, hard (seed 5)" in text
+    assert "read 4 games of 4 players, expert, hard, hard, hard (seed 5)" in text
     refit = ValueModel.load(again).tables[4]
     assert refit.base == pytest.approx(table.base, abs=1e-6) and refit.order == pytest.approx(table.order, abs=1e-6)
     in_play = re.search(r"the 4-player table of \S+ scores ([\d.]+) on the same positions", text)
