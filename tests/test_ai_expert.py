@@ -608,7 +608,8 @@ def test_train_players_fits_a_table_and_adds_it_to_the_base_model(tmp_path, caps
     again = ValueModel.load(both)
     assert sorted(again.tables) == [3, 4] and again.tables[4].base == pytest.approx(table.base, abs=1e-6)
     capsys.readouterr()
-    for bad in (["--net", "8"], ["--explore", "0.1"], ["--bots", "master"], ["--base", str(tmp_path / "missing.json")]):
+    for bad in (["--net", "8"], ["--explore", "0.1"], ["--bots", "master"],
+                ["--base", str(tmp_path / "missing.json")]):
         with pytest.raises(SystemExit):
             train.main(["--players", "4", "--out", str(out), "--seed", "2", *bad])
     with pytest.raises(SystemExit):  # --base adds a table: not for two-player models
@@ -631,17 +632,23 @@ def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_p
     header, saved = train.read_positions(str(games))
     assert header["players"] == 4 and header["bots"] == ["expert", "hard", "hard", "hard"]
     assert [k for k, _, _ in saved] == list(range(4)) and all(len(y) == 4 and sum(y) == 1 for _, _, y in saved)
-    # the next generation's games: the expert plays with the table just fitted
+    # fitted again from the file, added to a base whose own 4-player table knows nothing (every seat alike): the
+    # same table, printed beside the base table's loss on the same held-out positions (a uniform guess's, log 4)
+    k, two = len(FEATURES), load_model()
+    blank = ValueModel(two.base, two.per_stage, two.to_move,
+                       tables={4: learned.TableModel(4, [0.0] * k, [0.0] * k, [0.0] * 4, [0.0] * 4)})
+    blank.save(tmp_path / "blank.json")
     again = tmp_path / "t4b.json"
-    assert train.main(["--players", "4", "--positions", str(games), "--base", str(first), "--holdout", "2",
-                       "--out", str(again)]) == 0
+    assert train.main(["--players", "4", "--positions", str(games), "--base", str(tmp_path / "blank.json"),
+                       "--holdout", "2", "--out", str(again)]) == 0
     text = capsys.readouterr().out
     assert "read 4 games of 4 players, expert, hard, hard, hard (seed 5)" in text
     refit = ValueModel.load(again).tables[4]
     assert refit.base == pytest.approx(table.base, abs=1e-6) and refit.order == pytest.approx(table.order, abs=1e-6)
     in_play = re.search(r"the 4-player table of \S+ scores ([\d.]+) on the same positions", text)
-    assert in_play and float(in_play.group(1)) == pytest.approx(refit.meta["held_out_log_loss"], abs=1e-4)
-    assert refit.meta["base_table_held_out_log_loss"] == pytest.approx(float(in_play.group(1)), abs=1e-4)
+    assert in_play and float(in_play.group(1)) == pytest.approx(math.log(4), abs=1e-4)
+    assert refit.meta["base_table_held_out_log_loss"] == pytest.approx(math.log(4), abs=1e-4)
+    assert refit.meta["held_out_log_loss"] == pytest.approx(table.meta["held_out_log_loss"], abs=1e-6)
     # the saved games are a table's: not for a two-player fit, nor for another table size
     for bad in (["--positions", str(games), "--out", str(again)],
                 ["--players", "3", "--positions", str(games), "--out", str(again)]):
