@@ -427,6 +427,33 @@ def read_positions(path):
     return header, games
 
 
+def read_position_files(parser, paths, players):
+    """(games, headers) of the ``--positions`` files ``paths``, all of games of ``players`` seats (a file that cannot
+    be read, or holds another table's games, stops the command with a clear error), printing what each holds. Each
+    file's games keep their own k: the same games are held out whichever files are fitted together."""
+    games, headers = [], []
+    for path in paths:
+        try:
+            header, more = read_positions(path)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--positions: {exc}")
+        n = header.get("players", 2)
+        if n != players:
+            parser.error(f"--positions: {path} holds games of {n} players (fit them with --players {n})")
+        what = " against ".join(header["bots"]) if n == 2 else f"{n} players, {', '.join(header['bots'])}"
+        print(f"read {len(more)} games of {what} (seed {header['seed']}) from {path}", flush=True)
+        games += more
+        headers.append(header)
+    return games, headers
+
+
+def position_sources(paths, headers):
+    """What a model fitted to several ``--positions`` files records of each (its ``meta``'s ``sources``)."""
+    return [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
+             "budget_iterations": h["budget_iterations"], "model": h.get("model"), "explore": h.get("explore", 0.0),
+             "games": h.get("games")} for path, h in zip(paths, headers)]
+
+
 def main_net(args, games, seed, names, iterations, l2, argv, t0, sources):
     """Fit and write a :class:`~splendor.ai.valuenet.ValueNet` (``--net H``)."""
     from .valuenet import ValueNet
@@ -588,26 +615,12 @@ def main(argv=None):
     t0 = time.perf_counter()
     sources = {}  # more of the model's meta: what the games were (several files, exploring moves)
     if args.positions:
-        games, headers = [], []
-        for path in args.positions:
-            try:
-                header, more = read_positions(path)
-            except (OSError, ValueError) as exc:
-                parser.error(f"--positions: {exc}")
-            if header.get("players", 2) != 2:
-                parser.error(f"--positions: {path} holds games of {header['players']} players (fit them with "
-                             f"--players {header['players']})")
-            print(f"read {len(more)} games of {' against '.join(header['bots'])} (seed {header['seed']}) from "
-                  f"{path}", flush=True)
-            games += more
-            headers.append(header)
+        games, headers = read_position_files(parser, args.positions, 2)
         seed, names, iterations = headers[0]["seed"], headers[0]["bots"], headers[0]["budget_iterations"]
         if headers[0].get("explore"):
             sources["explore"] = headers[0]["explore"]
         if len(headers) > 1:  # the first file's seed drives the fit; the model's meta lists every file
-            sources["sources"] = [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
-                                   "budget_iterations": h["budget_iterations"], "model": h.get("model"),
-                                   "explore": h.get("explore", 0.0)} for path, h in zip(args.positions, headers)]
+            sources["sources"] = position_sources(args.positions, headers)
     else:
         seed = args.seed
         print(f"playing {args.games} games of {' against '.join(names)} (seed {seed}"

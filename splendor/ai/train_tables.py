@@ -28,7 +28,6 @@ Pure Python, standard library only, like the two-player fit.
 
 import math
 import operator
-import os
 import random
 import sys
 import time
@@ -178,29 +177,16 @@ def table_vector(table):
 def main_table(parser, args, base, names, iterations, l2, argv):
     """Play (or read, ``--positions``), fit and write a table's model (``train --players N``) added to ``base`` (the
     linear model read from ``--base``); the arguments were checked by train.main."""
-    from .train import read_positions, write_positions
+    from .train import position_sources, read_position_files, write_positions
     t0 = time.perf_counter()
     players = args.players
     seed, model, sources = args.seed, args.model, {}
     if args.positions:
-        games, headers = [], []
-        for path in args.positions:
-            try:
-                header, more = read_positions(path)
-            except (OSError, ValueError) as exc:
-                parser.error(f"--positions: {exc}")
-            if header.get("players", 2) != players:
-                parser.error(f"--positions: {path} holds games of {header.get('players', 2)} players, not {players}")
-            print(f"read {len(more)} games of {players} players, {', '.join(header['bots'])} (seed "
-                  f"{header['seed']}) from {path}", flush=True)
-            games += more  # each file's games held out by their own k, as in the two-player fit
-            headers.append(header)
+        games, headers = read_position_files(parser, args.positions, players)
         seed, names, iterations = headers[0]["seed"], headers[0]["bots"], headers[0]["budget_iterations"]
         model = headers[0].get("model")
         if len(headers) > 1:
-            sources["sources"] = [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
-                                   "budget_iterations": h["budget_iterations"], "model": h.get("model"),
-                                   "games": h["games"]} for path, h in zip(args.positions, headers)]
+            sources["sources"] = position_sources(args.positions, headers)
     else:
         print(f"playing {args.games} games of {players} players, {', '.join(names)} (seed {seed}"
               f"{f', {iterations} iterations a move' if iterations else ''}, {args.jobs} job(s))", flush=True)
