@@ -656,7 +656,7 @@ def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_p
             train.main(bad)
     assert "holds games of 4 players" in capsys.readouterr().err
     # an expert plays with --model's judge in the games (a missing file fails at once)
-    assert train._bot("expert", str(first)).model.tables[4].base == pytest.approx(table.base, abs=1e-6)
+    assert train.training_bot("expert", str(first)).model.tables[4].base == pytest.approx(table.base, abs=1e-6)
     with pytest.raises(SystemExit):
         train.main(["--players", "4", "--bots", "expert,hard", "--seed", "5", "--out", str(again), "--model",
                     str(tmp_path / "missing.json")])

@@ -43,7 +43,9 @@ HESSIAN_SAMPLE = 30_000
 
 
 # -- the games ------------------------------------------------------------------------------------------------------
-def _bot(name, model_path, explore=0.0):
+def training_bot(name, model_path, explore=0.0):
+    """The bot of level ``name`` in a training game: an expert judges by ``model_path`` (default the shipped model);
+    with ``explore``, an :class:`Explorer` around it."""
     from . import get_bot
     if name == "expert":
         from .expert import ExpertBot
@@ -91,7 +93,7 @@ def one_game(task):
                          (v[0] - v[1]) / 3.0, table))
 
     order = names if k % 2 == 0 else names[::-1]
-    bots = [_bot(n, model_path, explore) for n in order]
+    bots = [training_bot(n, model_path, explore) for n in order]
     budgets = [Budget(iterations=iterations)] * 2 if iterations else None
     result = arena.play_game(bots, arena.game_seed(f"train-{seed}", k), budgets, watch=watch)
     if result["status"] != "ok":
@@ -505,16 +507,10 @@ def _baselines(games, holdout):
     return h, c
 
 
-def _table_main(parser, args, argv):
-    """``train --players 3|4``: checks, then :func:`splendor.ai.train_tables.main_table`."""
-    for opt, used in (("--net", args.net), ("--explore", args.explore)):
-        if used:
-            parser.error(f"{opt} is for two-player models, not with --players {args.players}")
-    if args.seed is None and not args.positions:
-        parser.error("--seed is needed to play games (or --positions to fit saved ones)")
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not names or any(n not in ("random", "easy", "medium", "hard", "expert") for n in names):
-        parser.error("--bots takes levels among random, easy, medium, hard, expert (they fill the seats in turn)")
+def _check_games(parser, args, names):
+    """The checks every fit's command line shares (the games' counts, the files it will write, the expert's
+    ``--model``), made now rather than after the games; the search's iterations a move (default 50 when ``names``
+    has a searching level)."""
     if args.games < 2 or args.holdout < 2 or args.jobs < 1:
         parser.error("--games and --holdout must be at least 2, --jobs at least 1")
     iterations = args.budget_iterations
@@ -526,6 +522,25 @@ def _table_main(parser, args, argv):
         folder = os.path.dirname(os.path.abspath(path)) if path else "."
         if not os.path.isdir(folder):
             parser.error(f"{opt}: the folder {folder} does not exist")
+    if args.model:
+        try:
+            load_model(args.model)  # a bad file fails now, not in the middle of the games
+        except (OSError, ValueError) as exc:
+            parser.error(f"--model: {exc}")
+    return iterations
+
+
+def _table_main(parser, args, argv):
+    """``train --players 3|4``: checks, then :func:`splendor.ai.train_tables.main_table`."""
+    for opt, used in (("--net", args.net), ("--explore", args.explore)):
+        if used:
+            parser.error(f"{opt} is for two-player models, not with --players {args.players}")
+    if args.seed is None and not args.positions:
+        parser.error("--seed is needed to play games (or --positions to fit saved ones)")
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not names or any(n not in ("random", "easy", "medium", "hard", "expert") for n in names):
+        parser.error("--bots takes levels among random, easy, medium, hard, expert (they fill the seats in turn)")
+    iterations = _check_games(parser, args, names)
     from .learned import WEIGHTS_FILE, read_model
     try:
         base = read_model(args.base or WEIGHTS_FILE)  # a bad file fails now, not after the games
@@ -533,11 +548,6 @@ def _table_main(parser, args, argv):
         parser.error(f"--base: {exc}")
     if not isinstance(base, ValueModel):
         parser.error("--base: a table is added to a linear value model, not to a net")
-    if args.model:
-        try:
-            load_model(args.model)
-        except (OSError, ValueError) as exc:
-            parser.error(f"--model: {exc}")
     from .train_tables import main_table
     return main_table(parser, args, base, names, iterations, args.l2 if args.l2 is not None else L2, argv)
 
@@ -589,24 +599,9 @@ def main(argv=None):
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(names) != 2 or any(n not in ("random", "easy", "medium", "hard", "expert") for n in names):
         parser.error("--bots takes two levels among random, easy, medium, hard, expert")
-    if args.games < 2 or args.holdout < 2 or args.jobs < 1:
-        parser.error("--games and --holdout must be at least 2, --jobs at least 1")
-    iterations = args.budget_iterations
-    if iterations is None and any(n in ("hard", "expert") for n in names):
-        iterations = 50
     if not 0.0 <= args.explore <= 1.0:
         parser.error("--explore is a chance: between 0 and 1")
-    if iterations is not None and iterations < 1:
-        parser.error("--budget-iterations must be at least 1")
-    for opt, path in (("--out", args.out), ("--save-positions", args.save_positions)):
-        folder = os.path.dirname(os.path.abspath(path)) if path else "."
-        if not os.path.isdir(folder):
-            parser.error(f"{opt}: the folder {folder} does not exist")  # now, not after the games
-    if args.model:
-        try:
-            load_model(args.model)  # a bad file fails now, not in the middle of the games
-        except (OSError, ValueError) as exc:
-            parser.error(f"--model: {exc}")
+    iterations = _check_games(parser, args, names)
     if args.net:
         try:
             import numpy  # noqa: F401  (now, not after the games)

@@ -47,7 +47,7 @@ def one_game(task):
     or (k, [], None) when the game did not finish."""
     from . import arena
     from .budget import Budget
-    from .train import _bot
+    from .train import training_bot
     k, seed, players, names, iterations, model_path = task
     w = Weights(**READ_WEIGHTS)
     rows = []
@@ -57,7 +57,7 @@ def one_game(task):
             stage, feats = game_features(game, w)
             rows.append((stage, feats, game.current, game.start))
 
-    bots = [_bot(n, model_path) for n in seating(k, players, names)]
+    bots = [training_bot(n, model_path) for n in seating(k, players, names)]
     budgets = [Budget(iterations=iterations)] * players if iterations else None
     result = arena.play_game(bots, arena.game_seed(f"train-{seed}-{players}p", k), budgets, watch=watch)
     if result["status"] != "ok":
