@@ -31,6 +31,7 @@ import random
 import sys
 import time
 
+from . import LEVELS
 from .bots import prepare
 from .heuristic import Scorer, Weights, seat_values
 from .learned import FEATURES, READ_WEIGHTS, WEIGHTS_FILE, ValueModel, game_features, load_model
@@ -507,6 +508,12 @@ def _baselines(games, holdout):
     return h, c
 
 
+def _levels(args):
+    """The levels ``--bots`` names, in order; None when one is not a level (:data:`splendor.ai.LEVELS`)."""
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    return names if all(n in LEVELS for n in names) else None
+
+
 def _check_games(parser, args, names):
     """The checks every fit's command line shares (the games' counts, the files it will write, the expert's
     ``--model``), made now rather than after the games; the search's iterations a move (default 50 when ``names``
@@ -537,9 +544,9 @@ def _table_main(parser, args, argv):
             parser.error(f"{opt} is for two-player models, not with --players {args.players}")
     if args.seed is None and not args.positions:
         parser.error("--seed is needed to play games (or --positions to fit saved ones)")
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if not names or any(n not in ("random", "easy", "medium", "hard", "expert") for n in names):
-        parser.error("--bots takes levels among random, easy, medium, hard, expert (they fill the seats in turn)")
+    names = _levels(args)
+    if not names:
+        parser.error(f"--bots takes levels among {', '.join(LEVELS)} (they fill the seats in turn)")
     iterations = _check_games(parser, args, names)
     from .learned import WEIGHTS_FILE, read_model
     try:
@@ -596,9 +603,9 @@ def main(argv=None):
     if args.net < 0 or args.epochs < 1:
         parser.error("--net must be at least 1 hidden unit (0: the linear model) and --epochs at least 1")
     l2 = args.l2 if args.l2 is not None else (NET_L2 if args.net else L2)
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if len(names) != 2 or any(n not in ("random", "easy", "medium", "hard", "expert") for n in names):
-        parser.error("--bots takes two levels among random, easy, medium, hard, expert")
+    names = _levels(args)
+    if names is None or len(names) != 2:
+        parser.error(f"--bots takes two levels among {', '.join(LEVELS)}")
     if not 0.0 <= args.explore <= 1.0:
         parser.error("--explore is a chance: between 0 and 1")
     iterations = _check_games(parser, args, names)
