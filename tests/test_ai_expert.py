@@ -353,6 +353,81 @@ def test_the_tree_can_offer_the_other_seats_fewer_moves(monkeypatch):
     assert depth[2] > depth[None] >= 4
 
 
+def test_the_tree_can_let_the_other_seats_play_against_the_seat(monkeypatch):
+    """``tree_paranoid`` (a tuning knob, off): the other seats' moves in the tree are valued by how much they lower
+    the seat's chance (paranoid search) instead of by their own chance (max-n, shipped). With every leaf judged
+    0.1, 0.2, 0.3, 0.4 for the four seats, each edge's mean is its mover's chance, or 1 - 0.1 for every other seat's."""
+    from splendor.ai import tree
+
+    obs = splendor.new_game(players=4, seed=3).observation(0)
+    edges = []
+
+    class Edge(tree._Edge):
+        __slots__ = ()
+
+        def __init__(self, action):
+            super().__init__(action)
+            edges.append(self)
+
+    monkeypatch.setattr(tree, "_Edge", Edge)
+    monkeypatch.setattr(tree, "_values", lambda model, g, n: [0.1, 0.2, 0.3, 0.4])
+    means = {}
+    for paranoid in (False, True):
+        edges.clear()
+        ExpertBot(tree_paranoid=paranoid).decide(obs, random.Random(1), Budget(iterations=200))
+        means[paranoid] = {round(e.w / e.n, 9) for e in edges if e.n}
+    assert means[False] == {0.1, 0.2, 0.3, 0.4}
+    assert means[True] == {0.1, 0.9}
+
+
+def test_the_tree_can_judge_every_leaf_with_the_seat_to_move(monkeypatch):
+    """``tree_to_seat`` (a tuning knob, off): a new leaf is played on until the seat is to move again, so every leaf
+    is judged at the seat's own turn; the shipped tree plays ``tree_horizon`` (3) turns on, whoever is then to move."""
+    from splendor.ai import tree
+
+    obs = splendor.new_game(players=4, seed=3).observation(0)
+    leaves = []
+    playout = tree.playout
+    monkeypatch.setattr(tree, "playout", lambda g, turns, scorer: leaves.append(
+        (turns, playout(g, turns, scorer).current)))
+    for to_seat in (False, True):
+        leaves.clear()
+        ExpertBot(tree_to_seat=to_seat).decide(obs, random.Random(1), Budget(iterations=200))
+        turns = {t for t, _ in leaves}
+        if to_seat:
+            assert {seat for _, seat in leaves} == {0} and turns == {0, 1, 2, 3}
+        else:
+            assert turns == {3} and len({seat for _, seat in leaves}) > 1
+
+
+def test_the_tree_can_model_the_other_seats_as_hard_bots(monkeypatch):
+    """``tree_others_hard=N`` (a tuning knob, off): in the tree each other seat plays one move, the hard bot's choice
+    with N iterations of its search in that deal; the seat itself still chooses among the scorer's 4 best."""
+    from splendor.ai import tree
+    from splendor.ai.search import HardBot
+
+    obs = splendor.new_game(players=4, seed=3).observation(0)
+    asked, decided = [], []
+    offers, decide = tree._offers, HardBot._decide
+
+    def spy_decide(self, g, seat, rng, budget, legal):
+        action, info = decide(self, g, seat, rng, budget, legal)
+        decided.append((seat, info["iterations"], action, g.copy()))
+        return action, info
+
+    monkeypatch.setattr(tree, "_offers", lambda g, *rest: asked.append(g.current) or offers(g, *rest))
+    monkeypatch.setattr(HardBot, "_decide", spy_decide)
+    bot = ExpertBot(tree_others_hard=8)
+    first = bot.decide(obs, random.Random(1), Budget(iterations=60))
+    assert set(asked) == {0} and decided
+    assert {seat for seat, *_ in decided} == {1, 2, 3} and {n for _, n, *_ in decided} == {8}
+    assert all(g.why_illegal(a) is None for _, _, a, g in decided)
+    assert first[1]["depth"] >= 5  # one move a seat: the walks reach the seat's next move
+    decided.clear()
+    again = bot.decide(obs, random.Random(1), Budget(iterations=60))
+    assert str(first[0]) == str(again[0]) and first[1]["candidates"] == again[1]["candidates"]
+
+
 def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
     """The shipped expert (``tree_pruned=False``): below the root the movers choose among the scorer's best of every
     legal move, as the root's candidates are chosen; ``tree_pruned=True`` (the level before the twelfth session)

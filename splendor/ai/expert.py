@@ -24,7 +24,8 @@ class ExpertBot(HardBot):
 
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
                  share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, tree=True,
-                 tree_width=4, tree_c=0.15, tree_horizon=3, tree_others=None, tree_pruned=False, **kwargs):
+                 tree_width=4, tree_c=0.15, tree_horizon=3, tree_others=None, tree_pruned=False,
+                 tree_paranoid=False, tree_to_seat=False, tree_others_hard=0, **kwargs):
         if model is None:
             from .learned import load_model
             model = load_model()
@@ -70,6 +71,15 @@ class ExpertBot(HardBot):
         # cards, no blind one), which leave out the scorer's favourite a third of the time; False (shipped), of
         # every legal move, as the root's candidates are
         self.tree_pruned = tree_pruned
+        # tree_paranoid (a tuning knob, off): the other seats choose their moves in the tree to lower the seat's
+        # chance (paranoid search: every opponent against the seat) instead of each raising its own (max-n)
+        self.tree_paranoid = tree_paranoid
+        # tree_to_seat (a tuning knob, off): a new leaf is played on until the seat is to move (every leaf judged
+        # at the seat's own turn) instead of ``tree_horizon`` turns; the endgame's longer playouts as before
+        self.tree_to_seat = tree_to_seat
+        # tree_others_hard=N (a tuning knob, off): in the tree each other seat plays one move, the hard bot's choice
+        # with N iterations of its search in that deal (remembered per position like the scorer's offers)
+        self.tree_others_hard = tree_others_hard
 
     def _sample(self, det, action, seat, horizon, leaf):
         if self.greedy_plies:

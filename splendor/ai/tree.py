@@ -11,8 +11,10 @@ replies and the seat's next moves too.
 """
 
 import math
+import random
 
-from .search import finish_turn, playout, prune, resample
+from .budget import Budget
+from .search import HardBot, finish_turn, playout, prune, resample
 
 
 class _Edge:
@@ -82,12 +84,27 @@ def _offers(g, scorer, width, pruned=False):
     return [a for _, a in rated[:width]]
 
 
-def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=False):
+def _hard_predictor(iterations, rng):
+    """The other seats' move in a deal as the hard bot would choose it with ``iterations`` of its search (the
+    ``tree_others_hard`` knob): a model of hard opponents that agrees with their moves more often than the scorer's
+    best does."""
+    hard = HardBot()
+
+    def predict(g):
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return hard._decide(g, g.current, rng, Budget(iterations=iterations).started(), legal)[0]
+
+    return predict
+
+
+def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=False, predict=None):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
     below it the scorer's ``width`` best of every legal move (of the playout's pruned moves with ``pruned``;
     ``others`` best for a mover other than ``seat``, when given; remembered per position on the edge above,
-    :func:`_offers`)."""
+    :func:`_offers`; ``predict(g)``, when given, is the other seats' one move)."""
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)
@@ -96,7 +113,11 @@ def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned
             key = _seen_key(g)  # e: the edge just followed (the first step's moves are always given)
             moves = e.offers.get(key)
             if moves is None:
-                moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width, pruned)
+                if predict is not None and g.current != seat:
+                    moves = e.offers[key] = [predict(g)]
+                else:
+                    moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width,
+                                                    pruned)
         mover = g.current
         e, new = _choose(node, moves, c)
         g.apply_unchecked(e.action)
@@ -114,18 +135,26 @@ def search(bot, game, seat, cands, rng, clock, horizon):
     n_seats = len(game._players)
     root = {}
     deepest = 0
+    paranoid = bot.tree_paranoid
+    to_seat = bot.tree_to_seat
+    predict = _hard_predictor(bot.tree_others_hard, random.Random(rng.random())) if bot.tree_others_hard else None
     while not clock.done():
         g = resample(game, seat, rng)
         path = []
-        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others, bot.tree_pruned)
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others, bot.tree_pruned,
+              predict)
         if g.phase_ != "over":
             finish_turn(g, scorer)
-            playout(g, horizon, scorer)
+            turns = horizon
+            if to_seat and horizon == bot.tree_horizon:  # (not in the endgame's longer playouts)
+                turns = (seat - g.current) % n_seats
+            playout(g, turns, scorer)
         deepest = max(deepest, len(path))
         vals = _values(model, g, n_seats)
+        mine = vals[seat]
         for e, mover in path:
             e.n += 1
-            e.w += vals[mover]
+            e.w += vals[mover] if mover == seat or not paranoid else 1.0 - mine
         clock.tick()
     stats = [[root[a].n, root[a].w] if a in root else [0, 0.0] for a in cands]
     best = max(range(len(cands)), key=lambda i: (stats[i][0], stats[i][1]))
