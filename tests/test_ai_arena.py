@@ -235,6 +235,29 @@ def test_bot_style_tool_pairs_its_games_with_a_log(tmp_path, capsys):
     bot_style.main(["--games", "2", "--seed", "5", "--iterations", "3", "--jobs", "1", "--pair", str(own)])
     last = capsys.readouterr().out.splitlines()[-1]  # the same bot on the same deals: the same games
     assert ", 2 games: " in last and last.endswith("difference +0.00 (se 0.00)")
+    assert bot_style.paired_shares({1: 1.0}, own) is None  # a --per-game log: lengths only
+
+
+def test_bot_style_tool_pairs_the_tuned_bots_share_with_its_own_progress_log(tmp_path, capsys):
+    """--pair LOG with a --progress log of the tool: the tuned bot's share game by game, the difference and its se."""
+    from tools import bot_style
+
+    log = tmp_path / "progress.txt"
+    log.write_text("game 2: rounds 27, tuned bot's share 0; so far 0 of 1 [5 s]\n"
+                   "game 1: rounds 30, tuned bot's share 1; so far 1 of 2 [9 s]\n"
+                   "game 3: rounds 25, tuned bot's share 0.5; so far 1.5 of 3 [12 s]\n")
+    assert bot_style.paired_shares({1: 1.0, 2: 1.0, 3: 0.0, 4: 1.0}, log) == (
+        f"the tuned bot's share, paired with {log}, 3 games: 66.7% against 50.0%, difference +16.7 points "
+        f"(se 44.1); the results differ in 2 games")
+    assert bot_style.paired_shares({7: 1.0}, log) is None
+    assert bot_style.main(["--games", "2", "--seed", "5", "--iterations", "3", "--jobs", "1", "--progress",
+                           "--players", "3"]) == 0
+    own = tmp_path / "own.txt"
+    own.write_text(capsys.readouterr().out)
+    bot_style.main(["--games", "2", "--seed", "5", "--iterations", "3", "--jobs", "1", "--players", "3",
+                    "--pair", str(own)])
+    last = capsys.readouterr().out.splitlines()[-1]  # the same bot on the same deals: the same results
+    assert ", 2 games: " in last and last.endswith("difference +0.0 points (se 0.0); the results differ in 0 games")
 
 
 def test_fit_leaf_tool_recovers_a_known_model_and_fits_real_games(capsys):

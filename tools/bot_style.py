@@ -215,7 +215,8 @@ def main(argv=None):
     parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot; "
                         "level:hard for the shipped hard bot)")
     parser.add_argument("--per-game", action="store_true", help="print each game's length first")
-    parser.add_argument("--pair", metavar="LOG", help="an arena --progress or --per-game log to compare game by game")
+    parser.add_argument("--pair", metavar="LOG", help="an arena --progress or --per-game log to compare game by game "
+                        "(and the tuned bot's share, from a --progress log of this tool)")
     args = parser.parse_args(argv)
     hard, weights = json.loads(args.hard), json.loads(args.weights)
     hard_bot(hard, weights)  # a wrong setting fails here, before any game
@@ -283,6 +284,9 @@ def main(argv=None):
             print(line)
     if args.pair:
         print(paired(dict((task[0] + 1, r[0]) for task, r in zip(tasks, results)), args.pair))
+        shares = paired_shares(dict((task[0] + 1, r[1]) for task, r in zip(tasks, results)), args.pair)
+        if shares:
+            print(shares)
     return 0
 
 
@@ -300,6 +304,25 @@ def paired(lengths, log):
     se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
     return (f"paired with {log}, {len(both)} games: {statistics.mean(lengths[k] for k in both):.2f} against "
             f"{statistics.mean(theirs[k] for k in both):.2f} rounds, difference {statistics.mean(diff):+.2f} (se {se:.2f})")
+
+
+def paired_shares(shares, log):
+    """This run's tuned bot's share {game number: share} against a ``--progress`` log's ("game N: rounds R, tuned
+    bot's share S" lines), game by game; None when the log has no such line."""
+    theirs = {}
+    for line in Path(log).read_text().splitlines():
+        m = re.match(r"game (\d+): rounds \d+, tuned bot's share ([\d.]+)", line)
+        if m:
+            theirs[int(m.group(1))] = float(m.group(2))
+    both = sorted(set(shares) & set(theirs))
+    if not both:
+        return None
+    diff = [shares[k] - theirs[k] for k in both]
+    se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
+    return (f"the tuned bot's share, paired with {log}, {len(both)} games: "
+            f"{100 * statistics.mean(shares[k] for k in both):.1f}% against "
+            f"{100 * statistics.mean(theirs[k] for k in both):.1f}%, difference {100 * statistics.mean(diff):+.1f} "
+            f"points (se {100 * se:.1f}); the results differ in {sum(1 for d in diff if d)} games")
 
 
 if __name__ == "__main__":
