@@ -292,7 +292,7 @@ def main(argv=None):
 
 def _pairs(ours, log, pattern, cast):
     """{game number: value} read from ``log``'s lines matching ``pattern`` (the game number, then the value), paired
-    with ``ours``: (the games in both, ours, theirs, the differences, the se of their mean)."""
+    with ``ours`` over the games in both: (ours, theirs, the differences, the se of their mean)."""
     theirs = {}
     for line in Path(log).read_text().splitlines():
         m = re.match(pattern, line)
@@ -301,25 +301,25 @@ def _pairs(ours, log, pattern, cast):
     both = sorted(set(ours) & set(theirs))
     diff = [ours[k] - theirs[k] for k in both]
     se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
-    return both, [ours[k] for k in both], [theirs[k] for k in both], diff, se
+    return [ours[k] for k in both], [theirs[k] for k in both], diff, se
 
 
 def paired(lengths, log):
     """This run's lengths {game number: rounds} against a log's "game N: ... rounds R" lines, game by game."""
-    both, ours, theirs, diff, se = _pairs(lengths, log, r"game (\d+):.* rounds (\d+)", int)
-    if not both:
+    ours, theirs, diff, se = _pairs(lengths, log, r"game (\d+):.* rounds (\d+)", int)
+    if not ours:
         return f"paired with {log}: no game in common"
-    return (f"paired with {log}, {len(both)} games: {statistics.mean(ours):.2f} against "
+    return (f"paired with {log}, {len(ours)} games: {statistics.mean(ours):.2f} against "
             f"{statistics.mean(theirs):.2f} rounds, difference {statistics.mean(diff):+.2f} (se {se:.2f})")
 
 
 def paired_shares(shares, log):
     """This run's tuned bot's share {game number: share} against a ``--progress`` log's ("game N: rounds R, tuned
     bot's share S" lines), game by game; None when the log has no such line."""
-    both, ours, theirs, diff, se = _pairs(shares, log, r"game (\d+): rounds \d+, tuned bot's share ([\d.]+)", float)
-    if not both:
+    ours, theirs, diff, se = _pairs(shares, log, r"game (\d+): rounds \d+, tuned bot's share ([\d.]+)", float)
+    if not ours:
         return None
-    return (f"the tuned bot's share, paired with {log}, {len(both)} games: {100 * statistics.mean(ours):.1f}% against "
+    return (f"the tuned bot's share, paired with {log}, {len(ours)} games: {100 * statistics.mean(ours):.1f}% against "
             f"{100 * statistics.mean(theirs):.1f}%, difference {100 * statistics.mean(diff):+.1f} points "
             f"(se {100 * se:.1f}); the results differ in {sum(1 for d in diff if d)} games")
 

@@ -136,7 +136,7 @@ def search(bot, game, seat, cands, rng, clock, horizon):
     root = {}
     deepest = 0
     paranoid = bot.tree_paranoid
-    to_seat = bot.tree_to_seat
+    to_seat = bot.tree_to_seat and horizon == bot.tree_horizon  # (not the endgame's longer playouts)
     predict = _hard_predictor(bot.tree_others_hard, random.Random(rng.random())) if bot.tree_others_hard else None
     while not clock.done():
         g = resample(game, seat, rng)
@@ -145,16 +145,14 @@ def search(bot, game, seat, cands, rng, clock, horizon):
               predict)
         if g.phase_ != "over":
             finish_turn(g, scorer)
-            turns = horizon
-            if to_seat and horizon == bot.tree_horizon:  # (not in the endgame's longer playouts)
-                turns = (seat - g.current) % n_seats
-            playout(g, turns, scorer)
+            playout(g, (seat - g.current) % n_seats if to_seat else horizon, scorer)
         deepest = max(deepest, len(path))
         vals = _values(model, g, n_seats)
-        mine = vals[seat]
+        if paranoid:  # every other seat's move is worth what it takes from the seat
+            vals = [vals[seat] if s == seat else 1.0 - vals[seat] for s in range(n_seats)]
         for e, mover in path:
             e.n += 1
-            e.w += vals[mover] if mover == seat or not paranoid else 1.0 - mine
+            e.w += vals[mover]
         clock.tick()
     stats = [[root[a].n, root[a].w] if a in root else [0, 0.0] for a in cands]
     best = max(range(len(cands)), key=lambda i: (stats[i][0], stats[i][1]))
