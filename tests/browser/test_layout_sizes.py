@@ -1,7 +1,7 @@
 """The whole turn on one screen: at phone sizes (portrait and landscape), a tablet and a desktop, on a game eight rounds
 in, turns are played by taps and, after each, every region a turn needs is inside the viewport without scrolling
 (bounding boxes): each opponent's panel, the nobles, the three market rows with their decks, the supply, the step's
-controls and the person's area. Market cost digits are at least 12 px and tap targets at least 44 px. The same with
+controls and the person's area. Every chip of a market card's cost lies inside its card; market cost digits are at least 12 px and tap targets at least 44 px. The same with
 the system asking for reduced motion. A tap on an opponent opens the full view of that player."""
 
 from __future__ import annotations
@@ -37,6 +37,13 @@ REGIONS_JS = """() => {
 TARGETS_JS = """() => [...document.querySelectorAll(
     '#main button:not(.inspect), .topbar button')].filter((el) => el.offsetParent !== null)
   .map((el) => [el.id || el.className, el.getBoundingClientRect().width, el.getBoundingClientRect().height])"""
+# Every chip of every market card's cost (its gem and its colour letter) that reaches outside its card.
+COST_JS = """() => [...document.querySelectorAll('.market .card')].flatMap((card) => {
+  const c = card.getBoundingClientRect();
+  return [...card.querySelectorAll('.cost .pip, .cost .pip .pl')].map((el) => el.getBoundingClientRect())
+    .filter((r) => r.left < c.left - .5 || r.top < c.top - .5 || r.right > c.right + .5 || r.bottom > c.bottom + .5)
+    .map((r) => `${card.getAttribute('aria-label')}: a chip at ${r.top - c.top | 0}..${r.bottom - c.top | 0} of ${c.height | 0} px`);
+})"""
 DIGITS_JS = """() => [...document.querySelectorAll('.market .pip b')].map((el) => parseFloat(getComputedStyle(el, '::before').fontSize))"""
 
 
@@ -51,6 +58,8 @@ def check_one_screen(page, where):
         assert w > 0 and h > 0, f"{where}: {name} is not shown"
         assert left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5, (
             f"{where}: {name} at {left:.0f},{top:.0f}..{right:.0f},{bottom:.0f} is outside the {width}x{height} screen")
+    outside = page.evaluate(COST_JS)
+    assert not outside, f"{where}: a card's cost is cut off: {outside[:3]}"
     digits = page.evaluate(DIGITS_JS)
     assert digits and min(digits) >= 12, f"{where}: cost digits of {min(digits)} px"
     for name, w, h in page.evaluate(TARGETS_JS):
