@@ -77,7 +77,7 @@ def test_any_mix_of_people_and_bots():
     (settings(names=("", "", "")), "Player 2 is a person without a name"),
     (settings(names=("  ", "", "")), "Player 2 is a person without a name"),
     (settings(names=(" ana ", "", "")), "Two players are called “ana”"),
-    (settings(name="You"), "Several people play: type the first player's name"),
+    (settings(name="You"), "Several people play: type the first player's name in “Player 1's name”"),
     (settings(name=""), "Several people play: type the first player's name"),
     ({**settings(), "opponents": 4}, "Choose 1 to 3 opponents"),
 ])

@@ -117,8 +117,8 @@ def seats_from_settings(settings):
             seats.append({"name": bot_name, "bot": kind})
     several = sum(1 for s in seats if s["bot"] is None) > 1
     if several and seats[0]["name"].casefold() in ("", "you"):
-        raise SeatProblem("Several people play: type the first player's name under More options (“You” would "
-                          "not say who is meant).")
+        raise SeatProblem("Several people play: type the first player's name in “Player 1's name”, above the "
+                          "seats (“You” would not say who is meant).")
     if not seats[0]["name"]:
         seats[0]["name"] = "You"
     return check_seats(seats)

@@ -176,7 +176,8 @@ def test_setup_with_people_is_refused_in_words_then_starts_at_a_hand_over(page, 
     assert page.get_by_text("No hand-over screen").is_visible()
     assert not (found := axe(page, site_url)), "new-game screen with a person:\n" + "\n".join(found)
     page.get_by_role("button", name="Start game").click()
-    assert page.get_by_role("status").filter(has_text="Several people play: type the first player's name").count()
+    assert page.get_by_role("status").filter(has_text="Several people play: type the first player's name in "
+                                                      "“Player 1's name”").count()  # the field the screen shows
     page.get_by_role("textbox", name="Player 1's name").fill("Ana")
     page.get_by_role("textbox", name="Player 2's name").fill(" ana ")
     page.get_by_role("button", name="Start game").click()
