@@ -2,7 +2,8 @@
 in, turns are played by taps and, after each, every region a turn needs is inside the viewport without scrolling
 (bounding boxes): each opponent's panel, the nobles, the three market rows with their decks, the supply, the step's
 controls and the person's area. Every chip of a market card's cost lies inside its card; market cost digits are at
-least 12 px and tap targets at least 44 px. The same with the system asking for reduced motion. A tap on an opponent opens the full view of that player."""
+least 12 px and tap targets at least 44 px. The same with the system asking for reduced motion. A tap on an opponent
+opens the full view of that player."""
 
 from __future__ import annotations
 
