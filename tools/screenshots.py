@@ -24,7 +24,7 @@ from tools.chromium import ARGS, CHROMIUM, DESKTOP, PHONE  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
 # the phone: 390x844, and 390x664 (what a phone browser shows of it under its bars); the one-screen table is tested
-# at five more sizes (tests/browser/test_layout_sizes.py)
+# at four more sizes (tests/browser/test_layout_sizes.py)
 SIZES = {"desk": DESKTOP, "phone": PHONE, "short": {**PHONE, "viewport": {"width": 390, "height": 664}}}
 
 
