@@ -333,3 +333,62 @@ def test_search_agreement_tool_counts_the_runs_that_pick_the_reference_move(caps
     assert f"hard: {sum(per)} of 8 runs at 4 iterations pick the move of 8 ({sum(per) / 8:.1%}) over 4 positions" in out
     with pytest.raises(SystemExit):
         search_agreement.main(["--runs", "0"])
+
+
+def test_bot_style_tool_clairvoyant_bot_searches_the_true_game(capsys, monkeypatch):
+    """--clairvoyant: the tuned bot decides on a copy of the true game (the decks' order, another seat's blind
+    reservation) and its search never deals the unseen cards again; without it the same bot decides on a deal of
+    what its seat cannot see, and its search deals again each iteration."""
+    import random
+
+    from splendor.ai import search, tree
+    from splendor.ai.budget import Budget
+    from splendor.engine.game import new_game
+    from tools import bot_style
+
+    game = new_game(players=4, seed=7, first_player=0)
+    for seat in range(4):  # seat 1 reserves a card from a deck: seat 0 cannot see it
+        legal = game.legal_actions()
+        blind = [a for a in legal if a.kind == "reserve" and a.card is None]
+        game.apply(blind[0] if seat == 1 else next(a for a in legal if a.kind == "take"))
+    assert game.current == 0 and game.players[1].reserved_hidden == (True,)
+    deals = {"search": 0, "tree": 0}
+
+    def counted(module):
+        real = module.resample
+
+        def resample(base, seat, rng):
+            deals[module.__name__.rsplit(".", 1)[1]] += 1
+            return real(base, seat, rng)
+        monkeypatch.setattr(module, "resample", resample)
+
+    counted(search)
+    counted(tree)
+    for hard in ({}, {"expert": True}):
+        for seer in (True, False):
+            bot = bot_style.hard_bot(hard, {})
+            seen = []
+            real = bot.decide_game
+            monkeypatch.setattr(bot, "decide_game", lambda g, s, rng, budget: seen.append(g) or real(g, s, rng, budget))
+            deals.update(search=0, tree=0)
+            if seer:
+                player = bot_style.Clairvoyant(bot)
+                player.game = game
+            else:
+                player = bot
+            action = player.choose(game.observation(0), random.Random(1), Budget(iterations=12))
+            assert not game.why_illegal(action)
+            g = seen[0]
+            assert g is not game
+            same = g._decks == game._decks and g._players[1]._reserved == game._players[1]._reserved
+            assert same == seer, (hard, seer)
+            assert (deals["search" if not hard else "tree"] == 0) == seer
+    # The tool's option: the tuned expert at a four-seat table never deals again, the shipped hard bots do.
+    args = ["--games", "1", "--iterations", "4", "--jobs", "1", "--players", "4", "--vs", "level:hard",
+            "--hard", '{"expert": true}']
+    deals.update(search=0, tree=0)
+    assert bot_style.main(args + ["--clairvoyant"]) == 0
+    assert deals["tree"] == 0 and deals["search"] > 0
+    assert '{"expert": true} (clairvoyant) weights {} vs level:hard, 4 players' in capsys.readouterr().out
+    bot_style.main(args)
+    assert deals["tree"] > 0

@@ -1,7 +1,7 @@
 """How the hard bot plays against itself, for tuning its game length (issue 4's self-play target).
 
     .venv/bin/python tools/bot_style.py [--games 40] [--first 0] [--iterations 100 | --seconds 0.25] [--seed 1]
-        [--jobs 2] [--players 2]
+        [--jobs 2] [--players 2] [--clairvoyant]
         [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium] [--per-game]
         [--pair LOG]
 
@@ -22,7 +22,10 @@ need a core each). ``--first K`` starts at the
 arena's game K + 1 (to split a long run, or finish one); ``--per-game`` prints each game's length in the arena's
 ``--progress`` format ("game 12: ... rounds 28"), so two runs, or a run and an arena log, compare game by game;
 ``--pair LOG`` does that comparison: over the games found in both, the mean difference in rounds (this run minus
-the log) with its standard error.
+the log) with its standard error. ``--clairvoyant`` shows the tuned bot the true game at each of its decisions (the
+decks' order, the others' hidden reservations) and its search plays that game alone instead of deals of the unseen
+cards: against the same deals without it, what the hidden information is worth to that bot (a measurement, never a
+level).
 
 The same deals for every setting make two runs a paired comparison: 40 games at 100 iterations take about 2.5
 minutes on 2 cores; confirm a setting with the arena itself (200 games, the default 400 iterations).
@@ -83,6 +86,24 @@ class HandJudge:
         return self.win_chances(game)[seat]
 
 
+class Clairvoyant:
+    """The tuned bot shown the true game at each of its decisions - the decks' order, the other seats' hidden
+    reservations - instead of a deal of what its seat cannot see, and searching that game alone (``redeal`` off):
+    ``--clairvoyant``, a measurement of what the hidden information is worth to it, never a level."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.level = bot.level
+        bot.redeal = False
+        self.game = None  # the game being played (arena.play_game's ``start``)
+
+    def choose(self, observation, rng, budget=None):
+        budget = Budget.parse(budget, self.bot.default_budget).started()
+        if observation["seat"] != self.game.current:
+            raise ValueError("the clairvoyant bot was asked out of turn")
+        return self.bot.decide_game(self.game.copy(), self.game.current, rng, budget)[0]
+
+
 def hard_bot(hard, weights):
     """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides; ``leaf_model``
     "fitted" for search.FITTED_LEAF, "learned" for the expert's shipped value model, "learned:PATH" for a model file
@@ -122,11 +143,18 @@ def _indexed(task):
 
 
 def one_game(task):
-    k, seed, budget, hard, weights, vs, players, tuned_budget = task
+    k, seed, budget, hard, weights, vs, players, tuned_budget, clairvoyant = task
     seats = arena.seating(k, players, players)  # the tuned bot is entry 0, the others entries 1..: as the arena's
 
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
     bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else get_bot(vs.split(":")[-1]) for e in seats]
+    if clairvoyant:
+        bots = [Clairvoyant(b) if e == 0 else b for b, e in zip(bots, seats)]
+    seers = [b for b in bots if isinstance(b, Clairvoyant)]
+
+    def start(game):
+        for seer in seers:
+            seer.game = game
     seat_mix: list[dict[str, float]] = [{} for _ in range(players)]
     reached: list[dict[int, int]] = [{} for _ in range(players)]
     final = []
@@ -148,7 +176,7 @@ def one_game(task):
         note_marks(game, reached)  # the points before this action: a mark reached by the previous one
 
     budgets = [Budget(**(tuned_budget if e == 0 else budget)) for e in seats]
-    result = arena.play_game(bots, arena.game_seed(seed, k), budgets, watch=watch)
+    result = arena.play_game(bots, arena.game_seed(seed, k), budgets, watch=watch, start=start)
     game = final[0]
     note_marks(game, reached)
     hard_seats = {s for s in range(players) if seats[s] == 0}
@@ -214,6 +242,8 @@ def main(argv=None):
     parser.add_argument("--weights", default="{}", help="overrides of the hard bot's weights (HARD_WEIGHTS), as JSON")
     parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot; "
                         "level:hard for the shipped hard bot)")
+    parser.add_argument("--clairvoyant", action="store_true", help="the tuned bot sees the true game (the decks' "
+                        "order, the others' hidden reservations) and searches it alone: what hidden cards are worth")
     parser.add_argument("--per-game", action="store_true", help="print each game's length first")
     parser.add_argument("--pair", metavar="LOG", help="an arena --progress or --per-game log to compare game by game "
                         "(and the tuned bot's share, from a --progress log of this tool)")
@@ -233,7 +263,8 @@ def main(argv=None):
     if args.cpu:
         budget["cpu"] = True
     tuned_budget = budget if args.tuned_seconds is None else {**budget, "seconds": args.tuned_seconds}
-    tasks = [(k, args.seed, budget, hard, weights, args.vs, args.players, tuned_budget) for k in games]
+    tasks = [(k, args.seed, budget, hard, weights, args.vs, args.players, tuned_budget, args.clairvoyant)
+             for k in games]
     t0 = time.perf_counter()
     done = {}
 
@@ -266,7 +297,8 @@ def main(argv=None):
     if args.tuned_seconds is not None:
         spent += f" ({args.tuned_seconds:g} s for the tuned bot)"
     table = f", {args.players} players" if args.players != 2 else ""
-    print(f"hard {args.hard} weights {args.weights} vs {args.vs}{table}, {spent}, {n} games, "
+    seer = " (clairvoyant)" if args.clairvoyant else ""
+    print(f"hard {args.hard}{seer} weights {args.weights} vs {args.vs}{table}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
           + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")

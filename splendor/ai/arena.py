@@ -50,13 +50,16 @@ def seating(k, players, entries):
     return [(s + k) % entries for s in range(players)]
 
 
-def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=(), watch=None):
+def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=(), watch=None, start=None):
     """Play one game; ``bots`` is one Bot per seat. Returns a dict: status ('ok', 'stuck' or 'error'), scores,
     winners, rounds, actions, times (per seat: seconds of each action-phase decision), error. ``watch(game, seat,
-    action)``, when given, sees each legal action just before it is applied (tools/bot_style.py counts them)."""
+    action)``, when given, sees each legal action just before it is applied (tools/bot_style.py counts them);
+    ``start(game)``, the game before its first move (tools/bot_style.py --clairvoyant shows it to a bot)."""
     players = len(bots)
     budgets = budgets or [None] * players
     game = new_game(players=players, seed=seed, first_player=0, variants=variants)
+    if start is not None:
+        start(game)
     rngs = [random.Random(f"splendor-bot/{seed}/{s}") for s in range(players)]
     times = [[] for _ in range(players)]
     cpu = [[] for _ in range(players)]

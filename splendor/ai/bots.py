@@ -47,6 +47,10 @@ class Bot:
     def decide(self, observation, rng, budget=None):
         budget = Budget.parse(budget, self.default_budget).started()
         game, seat = prepare(observation, rng)
+        return self.decide_game(game, seat, rng, budget)
+
+    def decide_game(self, game, seat, rng, budget):
+        """``decide`` for a game already built from the observation (``budget`` started): ``seat`` is to act."""
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0], {"level": self.level, "forced": True, "iterations": 0}

@@ -132,6 +132,10 @@ class HardBot(Bot):
 
     level = "hard"
     default_budget = Budget(seconds=0.8)
+    #: (a measurement, never a level) False: the search plays the game it is given as it is instead of dealing the
+    #: unseen cards afresh each iteration; given the true game, a bot that sees every hidden card
+    #: (tools/bot_style.py --clairvoyant: what the hidden information is worth)
+    redeal = True
 
     def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
                  rollout_weights=None, leaf_opponent=0.8, every_buy=False, leaf_model=None, halving="doubling"):
@@ -203,8 +207,9 @@ class HardBot(Bot):
                 n = (n + 1) // 2
                 phases += 1
             cut = 1
+        redeal = self.redeal
         while not clock.done():
-            det = resample(game, seat, rng)
+            det = resample(game, seat, rng) if redeal else game  # (each sample plays a copy of it)
             for i in alive:
                 totals[i] += self._sample(det, cands[i], seat, horizon, leaf)
                 counts[i] += 1

@@ -138,8 +138,9 @@ def search(bot, game, seat, cands, rng, clock, horizon):
     paranoid = bot.tree_paranoid
     to_seat = bot.tree_to_seat and horizon == bot.tree_horizon  # (not the endgame's longer playouts)
     predict = _hard_predictor(bot.tree_others_hard, random.Random(rng.random())) if bot.tree_others_hard else None
+    redeal = bot.redeal
     while not clock.done():
-        g = resample(game, seat, rng)
+        g = resample(game, seat, rng) if redeal else game.copy()
         path = []
         _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others, bot.tree_pruned,
               predict)
