@@ -152,9 +152,11 @@ def one_game(task):
         bots = [Clairvoyant(b) if e == 0 else b for b, e in zip(bots, seats)]
     seers = [b for b in bots if isinstance(b, Clairvoyant)]
 
-    def start(game):
+    def start(game):  # the game, played in place: the clairvoyant bots read it, the figures at the end too
+        final.append(game)
         for seer in seers:
             seer.game = game
+
     seat_mix: list[dict[str, float]] = [{} for _ in range(players)]
     reached: list[dict[int, int]] = [{} for _ in range(players)]
     final = []
@@ -163,8 +165,6 @@ def one_game(task):
         seat_mix[s][key] = seat_mix[s].get(key, 0) + 1
 
     def watch(game, s, action):
-        if not final:
-            final.append(game)
         kind = action.kind
         if kind == "buy":
             kind = f"buy L{action.card.level}"
