@@ -6,6 +6,7 @@ Commands:
   soak    many random and bot games, checking every invariant after every action
   play    play in a terminal against bots
   train   play games and fit the expert bot's value model (writes the weights file)
+  selfplay  expert iteration: generations of self-play with search, each fitting the expert's value and policy
 """
 
 import sys
@@ -25,6 +26,8 @@ def main(argv=None):
         from .soak import main as run
     elif command == "train":
         from .ai.train import main as run
+    elif command == "selfplay":
+        from .training.selfplay import main as run
     elif command == "play":
         from .play import main as run
     else:

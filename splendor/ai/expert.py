@@ -25,10 +25,21 @@ class ExpertBot(HardBot):
     def __init__(self, model=None, leaf_opponent=1.0, prior=0, model_choices=False, replies=0, reply_horizon=1,
                  share=False, greedy_plies=0, endgame_replies=0, playout_tau=0.0, whole_turns=False, tree=True,
                  tree_width=4, tree_c=0.15, tree_horizon=3, tree_others=None, tree_pruned=False,
-                 tree_paranoid=False, tree_to_seat=False, tree_others_hard=0, **kwargs):
+                 tree_paranoid=False, tree_to_seat=False, tree_others_hard=0, policy=None, policy_width=4,
+                 prior_c=1.0, record=None, **kwargs):
         if model is None:
-            from .learned import load_model
+            from .learned import load_model, load_policy
             model = load_model()
+            if policy is None:
+                policy = load_policy()
+        # policy (the shipped model's, when its file has one): a PolicyModel whose ``policy_width`` best moves join
+        # the root's candidates, and whose priors steer the root's choice of move to search (PUCT, constant
+        # ``prior_c``); ``record``: a list the training command hands in, to which each decision's root moves' features
+        # and visit counts are appended
+        self.policy = policy
+        self.policy_width = policy_width
+        self.prior_c = prior_c
+        self.record = record
         # (tuning knob) share: a leaf is the seat's share of the table (ValueModel.win_share: every opponent
         # counts) instead of its chance against the best opponent; the same at two seats
         super().__init__(leaf_model=_Share(model) if share else model, leaf_opponent=leaf_opponent, **kwargs)
@@ -173,9 +184,25 @@ class ExpertBot(HardBot):
     def _tree_decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
         cands = self._candidates(game, seat, scored)
+        priors = None
+        if self.policy is not None and len(game._players) == self.policy.players:
+            rated = self.policy.priors(game, seat, scored)
+            chosen = set(cands)
+            for _, a in sorted(rated, key=lambda t: -t[0])[: self.policy_width]:
+                if a not in chosen:
+                    cands.append(a)
+                    chosen.add(a)
+            of = {a: p for p, a in rated}
+            total = sum(of[a] for a in cands)
+            priors = [of[a] / total for a in cands]
         horizon = self._horizon(game, self.tree_horizon)
         clock = budget.clock()
-        best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon)
+        best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon, priors)
+        if self.record is not None and clock.n:
+            from .policy import action_features
+            sc = {a: s for s, a in scored}
+            feats = action_features(game, seat, [(sc[a], a) for a in cands])
+            self.record.append(([f for f, _ in feats], [st[0] for st in stats], list(cands)))
         if not clock.n:
             return cands[0], {"iterations": 0, "candidates": _top(scored)}
         order = sorted(range(len(cands)), key=lambda i: (-stats[i][0], -stats[i][1]))

@@ -272,7 +272,41 @@ def _read(path, parse):
         raise ValueError(f"{path}: {exc}") from None
 
 
+#: A file holding both of the expert's learned parts: {"format": BUNDLE, "version": 1, "value": a value model's or
+#: net's dict, "policy": a :class:`~splendor.ai.policy.PolicyModel`'s dict or null, "meta": ...}
+BUNDLE = "splendor-expert-model"
+
+
+class ByTable:
+    """The value of an expert-model file that has a model of its own for larger tables: ``two`` judges 2-player
+    games, ``others`` 3- and 4-player ones (the self-play that trains ``two`` plays 2-player games only)."""
+
+    def __init__(self, two, others, meta=None):
+        self.two, self.others = two, others
+        self.meta = dict(meta or {})
+
+    def of(self, game):
+        """The model that judges ``game``."""
+        return self.two if len(game._players) == 2 else self.others
+
+    def win_chance(self, game, seat):
+        return self.of(game).win_chance(game, seat)
+
+    def win_chances(self, game):
+        m = self.of(game)
+        every = getattr(m, "win_chances", None)
+        return every(game) if every else [m.win_chance(game, s) for s in range(len(game._players))]
+
+
 def _either(data):
+    if isinstance(data, dict) and data.get("format") == BUNDLE:
+        check_header(data, BUNDLE, "expert model")
+        meta = data.get("meta") or {}
+        value = _either(data.get("value"))
+        value.meta = {**meta, **value.meta}
+        if data.get("others"):
+            return ByTable(value, _either(data["others"]), meta)
+        return value
     if isinstance(data, dict) and data.get("format") == "splendor-value-net":
         from .valuenet import ValueNet
         return ValueNet.from_dict(data)
@@ -280,6 +314,27 @@ def _either(data):
 
 
 _SHIPPED = None
+_SHIPPED_POLICY = False
+
+
+def read_policy(path):
+    """The policy in the expert-model file ``path``, None when the file holds a value model alone."""
+    def parse(data):
+        if isinstance(data, dict) and data.get("format") == BUNDLE and data.get("policy"):
+            from .policy import PolicyModel
+            return PolicyModel.from_dict(data["policy"])
+        return None
+    return _read(path, parse)
+
+
+def load_policy(path=None):
+    """The policy in ``path`` (default: the shipped file's, read once and kept), None when there is none."""
+    global _SHIPPED_POLICY
+    if path is not None:
+        return read_policy(path)
+    if _SHIPPED_POLICY is False:
+        _SHIPPED_POLICY = read_policy(WEIGHTS_FILE)
+    return _SHIPPED_POLICY
 
 
 def read_model(path):

@@ -99,7 +99,33 @@ def _hard_predictor(iterations, rng):
     return predict
 
 
-def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=False, predict=None):
+def _choose_root(node, moves, priors, c):
+    """The edge to follow at the root among ``moves`` with ``priors``, by PUCT: value + c x prior x sqrt(the root's
+    visits) / (1 + the move's visits), a move not yet searched valued at the mean of those searched (0.5 at first);
+    (edge, True) when that move is new to the tree."""
+    total = 0
+    wsum = 0.0
+    for a in moves:
+        e = node.get(a)
+        if e is not None:
+            total += e.n
+            wsum += e.w
+    fpu = wsum / total if total else 0.5
+    root = math.sqrt(total) if total else 1.0
+    best, best_u = None, None
+    for a, p in zip(moves, priors):
+        e = node.get(a)
+        u = (e.w / e.n + c * p * root / (1 + e.n)) if e is not None else fpu + c * p * root
+        if best_u is None or u > best_u:
+            best, best_u = a, u
+    e = node.get(best)
+    if e is None:
+        e = node[best] = _Edge(best)
+        return e, True
+    return e, False
+
+
+def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=False, predict=None, root=None):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
     below it the scorer's ``width`` best of every legal move (of the playout's pruned moves with ``pruned``;
@@ -119,7 +145,11 @@ def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned
                     moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width,
                                                     pruned)
         mover = g.current
-        e, new = _choose(node, moves, c)
+        if root is not None:
+            e, new = _choose_root(node, moves, root[0], root[1])
+            root = None
+        else:
+            e, new = _choose(node, moves, c)
         g.apply_unchecked(e.action)
         path.append((e, mover))
         if new:
@@ -128,9 +158,10 @@ def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned
         moves = None
 
 
-def search(bot, game, seat, cands, rng, clock, horizon):
-    """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands``: (best index into
-    cands, per-candidate [visits, total value], the most moves one walk down the tree made)."""
+def search(bot, game, seat, cands, rng, clock, horizon, priors=None):
+    """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands`` (chosen at the root by
+    PUCT with ``priors`` when given, else by UCB): (best index into cands, per-candidate [visits, total value], the
+    most moves one walk down the tree made)."""
     model, scorer = bot.model, bot.rollout
     n_seats = len(game._players)
     root = {}
@@ -143,7 +174,7 @@ def search(bot, game, seat, cands, rng, clock, horizon):
         g = resample(game, seat, rng) if redeal else game.copy()
         path = []
         _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others, bot.tree_pruned,
-              predict)
+              predict, (priors, bot.prior_c) if priors else None)
         if g.phase_ != "over":
             finish_turn(g, scorer)
             playout(g, (seat - g.current) % n_seats if to_seat else horizon, scorer)

@@ -1,0 +1,165 @@
+"""The expert's learned move prior (splendor/ai/policy.py), its use by the search's root (PUCT), the expert-model file
+that holds it beside the value, and the self-play training command that fits both (splendor/training/selfplay.py,
+numpy from requirements-train.txt; the local path only: a Ray cluster is not tested here)."""
+
+import json
+import random
+
+import pytest
+
+import splendor
+from splendor.ai import Budget, get_bot
+from splendor.ai import tree as tree_mod
+from splendor.ai.expert import ExpertBot
+from splendor.ai.learned import BUNDLE, ByTable, load_model, read_model, read_policy
+from splendor.ai.policy import ACTION_FEATURES, PolicyModel, action_features
+from splendor.ai.heuristic import Scorer, Weights
+from splendor.ai.search import HARD_WEIGHTS
+
+F = {name: i for i, name in enumerate(ACTION_FEATURES)}
+
+
+def scored(game):
+    return Scorer(Weights(**HARD_WEIGHTS)).scores(game, game.current, game.legal_actions())
+
+
+def mid_game(seed=3, moves=12, players=2):
+    game = splendor.new_game(players=players, seed=seed)
+    bot = get_bot("medium")
+    for _ in range(moves):
+        game.apply(bot.choose(game.observation(game.current), random.Random(0), None))
+    return game
+
+
+def test_features_describe_each_kind_of_move():
+    game = mid_game()
+    rows = action_features(game, game.current, scored(game))
+    assert len(rows) == len(game.legal_actions())
+    kinds = set()
+    for f, a in rows:
+        assert len(f) == len(ACTION_FEATURES)
+        assert f[F["score_gap"]] <= 0.0
+        if a.kind == "buy":
+            kinds.add("buy")
+            assert f[F["buy"]] == 1.0 and f[F["points"]] == a.card.points and f[F["level"]] == a.card.level
+        elif a.kind == "reserve":
+            kinds.add("reserve")
+            assert f[F["reserve"]] == 1.0 and f[F["blind"]] == (1.0 if a.card is None else 0.0)
+            assert f[F["held_after"]] == len(game._players[game.current]._reserved) + 1
+        else:
+            kinds.add("take")
+            n = len(a.colors) * (2 if a.kind == "take_two" else 1)
+            over = sum(game._players[game.current].tok) + n - 10
+            assert f[F["returned"]] == max(0, over)
+    assert {"reserve", "take"} <= kinds
+    assert max(f[F["score_gap"]] for f, _ in rows) == 0.0
+
+
+def test_priors_are_a_distribution_that_follows_the_weights_and_round_trip(tmp_path):
+    game = mid_game()
+    sc = scored(game)
+    uniform = PolicyModel([0.0] * len(ACTION_FEATURES))
+    pri = uniform.priors(game, game.current, sc)
+    assert abs(sum(p for p, _ in pri) - 1.0) < 1e-9
+    assert max(p for p, _ in pri) - min(p for p, _ in pri) < 1e-12
+    w = [0.0] * len(ACTION_FEATURES)
+    w[F["buy"]] = 5.0
+    likes_buys = PolicyModel(w)
+    top = max(likes_buys.priors(game, game.current, sc), key=lambda t: t[0])[1]
+    assert top.kind == "buy" or not any(a.kind == "buy" for _, a in sc)
+    again = PolicyModel.from_dict(json.loads(json.dumps(likes_buys.to_dict())))
+    assert again.weights == likes_buys.weights and again.players == 2
+    with pytest.raises(ValueError, match="weights"):
+        PolicyModel([1.0])
+    bad = likes_buys.to_dict()
+    bad["features"] = bad["features"][:-1]
+    with pytest.raises(ValueError, match="retrain"):
+        PolicyModel.from_dict(bad)
+
+
+def test_the_root_chooses_by_puct_likeliest_new_move_first():
+    node = {}
+    moves = ["a", "b", "c"]
+    priors = [0.2, 0.7, 0.1]
+    e, new = tree_mod._choose_root(node, moves, priors, 1.0)
+    assert new and e.action == "b"
+    e.n, e.w = 3, 0.0  # "b" lost three times: an unsearched move (valued at the mean, 0) with a prior weighs more
+    e2, new2 = tree_mod._choose_root(node, moves, priors, 1.0)
+    assert new2 and e2.action == "a"
+    e2.n, e2.w = 1, 1.0
+    node["c"] = tree_mod._Edge("c")
+    node["c"].n, node["c"].w = 1, 0.0
+    e3, new3 = tree_mod._choose_root(node, moves, priors, 1.0)
+    assert not new3 and e3.action == "a"  # the winner, by value
+
+
+def test_the_expert_with_a_policy_searches_its_favourites_and_records_the_visits():
+    game = mid_game()
+    w = [0.0] * len(ACTION_FEATURES)
+    w[F["blind"]] = 8.0  # a policy that loves blind reservations, which the scorer never offers
+    record = []
+    bot = ExpertBot(policy=PolicyModel(w), policy_width=2, record=record)
+    obs = game.observation(game.current)
+    a1, info = bot.decide(obs, random.Random(4), Budget(iterations=40))
+    assert game.why_illegal(a1) is None
+    feats, visits, cands = record[-1]
+    assert sum(visits) == info["iterations"] == 40
+    blind = [a for a in cands if a.kind == "reserve" and a.card is None]
+    assert blind, "the policy's favourite joined the root's moves"
+    assert len(feats) == len(cands) == len(visits)
+    # the same decision again: the same move (deterministic under an iteration budget)
+    a2, _ = ExpertBot(policy=PolicyModel(w), policy_width=2).decide(obs, random.Random(4), Budget(iterations=40))
+    assert a2 == a1
+    # at four seats a two-player policy is left alone
+    four = mid_game(players=4, moves=8)
+    with_policy, without = [], []
+    for pol, rec in ((PolicyModel(w), with_policy), (None, without)):
+        ExpertBot(policy=pol, policy_width=2, record=rec).decide(four.observation(four.current), random.Random(4),
+                                                                 Budget(iterations=20))
+    assert with_policy == without
+
+
+def test_an_expert_model_file_routes_the_tables_and_bad_files_are_refused(tmp_path):
+    linear = load_model()
+    two = json.loads(json.dumps(linear.to_dict()))
+    two["to_move"] = 0.5
+    pol = PolicyModel([0.1] * len(ACTION_FEATURES)).to_dict()
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"format": BUNDLE, "version": 1, "value": two, "others": linear.to_dict(),
+                                "policy": pol, "meta": {"seed": 9}}))
+    model = read_model(str(path))
+    assert isinstance(model, ByTable)
+    assert model.of(mid_game()).to_move == 0.5
+    assert model.of(mid_game(players=4, moves=4)).to_move == linear.to_move
+    assert read_policy(str(path)).weights == [0.1] * len(ACTION_FEATURES)
+    four = mid_game(players=4, moves=4)
+    assert model.win_chances(four) == linear.win_chances(four)
+    path.write_text(json.dumps({"format": BUNDLE, "version": 2, "value": two}))
+    with pytest.raises(ValueError, match="version"):
+        read_model(str(path))
+
+
+def test_selfplay_writes_generations_with_their_figures_and_resumes(tmp_path, capsys):
+    pytest.importorskip("numpy")
+    from splendor.training import selfplay
+    out = tmp_path / "run"
+    args = ["--out", str(out), "--games", "4", "--iterations", "8", "--holdout", "2", "--epochs", "2",
+            "--seed", "3", "--explore", "2"]
+    assert selfplay.main(args + ["--generations", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "games 4/4" in text and "s left" in text and "held out" in text
+    gen1 = json.loads((out / "gen-001.json").read_text())
+    assert gen1["format"] == BUNDLE
+    meta = gen1["meta"]
+    assert meta["seed"] == 3 and meta["generation"] == 1 and meta["command"].startswith("python -m splendor selfplay")
+    assert set(meta["held_out"]) >= {"value_log_loss", "policy_cross_entropy", "policy_top1"}
+    bot = ExpertBot(model=read_model(str(out / "gen-001.json")), policy=read_policy(str(out / "gen-001.json")))
+    game = mid_game()
+    assert game.why_illegal(bot.choose(game.observation(game.current), random.Random(1), Budget(iterations=10))) \
+        is None
+    # resumed: the first generation is not played again, the second starts from it
+    assert selfplay.main(args + ["--generations", "1"]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+    assert selfplay.main(args + ["--generations", "2"]) == 0
+    assert "generations 2-2" in capsys.readouterr().out
+    assert json.loads((out / "gen-002.json").read_text())["meta"]["previous"] == "gen-001.json"
