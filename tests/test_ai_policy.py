@@ -144,7 +144,7 @@ def test_selfplay_writes_generations_with_their_figures_and_resumes(tmp_path, ca
     from splendor.training import selfplay
     out = tmp_path / "run"
     args = ["--out", str(out), "--games", "4", "--iterations", "8", "--holdout", "2", "--epochs", "2",
-            "--seed", "3", "--explore", "2"]
+            "--seed", "3", "--explore", "2", "--match", "2"]
     assert selfplay.main(args + ["--generations", "1"]) == 0
     text = capsys.readouterr().out
     assert "games 4/4" in text and "s left" in text and "held out" in text
@@ -153,6 +153,8 @@ def test_selfplay_writes_generations_with_their_figures_and_resumes(tmp_path, ca
     meta = gen1["meta"]
     assert meta["seed"] == 3 and meta["generation"] == 1 and meta["command"].startswith("python -m splendor selfplay")
     assert set(meta["held_out"]) >= {"value_log_loss", "policy_cross_entropy", "policy_top1"}
+    assert meta["match"]["games"] == 2 and 0.0 <= meta["match"]["share"] <= 1.0
+    assert "the new generation's share" in text
     bot = ExpertBot(model=read_model(str(out / "gen-001.json")), policy=read_policy(str(out / "gen-001.json")))
     game = mid_game()
     assert game.why_illegal(bot.choose(game.observation(game.current), random.Random(1), Budget(iterations=10))) \

@@ -2,9 +2,9 @@
 
     .venv/bin/python tools/bench_value_model.py [games, default 4]
 
-Collects the action-phase positions of medium self-play games (seeds 3, 5, 8, 13, ...) and times
-``ValueModel.standings`` (every seat's standing: one pricing of the visible cards per seat, then the weighted sums) and
-``heuristic.seat_values`` on each, several times over. The same code runs under Pyodide
+Collects the action-phase positions of medium self-play games (seeds 3, 5, 8, 13, ...) and times the shipped model's
+``win_chances`` (every seat's chance, what the expert's search asks at each leaf: a linear model's standings or a value
+net's pairs) and ``heuristic.seat_values`` on each, several times over. The same code runs under Pyodide
 (``node tools/bench_bot_pyodide.mjs`` prints it too).
 """
 
@@ -35,10 +35,11 @@ def measure(games=4, repeat=5):
             if game.phase == "action":
                 positions.append(game.copy())
             game.apply(bot.choose(game.observation(game.current_player), random.Random(0), None))
+    judge = model.win_chances
     t0 = time.perf_counter()
     for _ in range(repeat):
         for g in positions:
-            model.standings(g)
+            judge(g)
     t1 = time.perf_counter()
     for _ in range(repeat):
         for g in positions:

@@ -104,9 +104,25 @@ def play_one(task):
     return k, rows, recs, (1.0 / len(win) if 0 in win else 0.0)
 
 
-def run_tasks(tasks, workers=1, address=None, out=print):
-    """:func:`play_one` of every task, in ``workers`` local processes or on the Ray cluster at ``address``, printing
-    progress with the time left; the results in k's order."""
+def match_one(task):
+    """One game of generation ``new`` against ``old`` (model files; None: the shipped model), the new one at seat k %
+    2: (k, [], [], the new one's share of the result, or None when the game did not finish)."""
+    from ..ai.expert import ExpertBot
+    from ..ai import arena
+    k, seed, new, old, iterations = task
+    bots = [ExpertBot(model=m, policy=p) for m, p in (_model(new), _model(old))]
+    if k % 2:
+        bots.reverse()
+    result = arena.play_game(bots, arena.game_seed(f"selfplay-match-{seed}", k), [Budget(iterations=iterations)] * 2)
+    if result["status"] != "ok":
+        return k, [], [], None
+    win = result["winners"]
+    return k, [], [], (1.0 / len(win) if k % 2 in win else 0.0)
+
+
+def run_tasks(tasks, workers=1, address=None, out=print, one=play_one):
+    """``one`` (:func:`play_one`) of every task, in ``workers`` local processes or on the Ray cluster at
+    ``address``, printing progress with the time left; the results in k's order."""
     t0 = time.perf_counter()
     done = []
     step = max(1, len(tasks) // 20)
@@ -122,7 +138,7 @@ def run_tasks(tasks, workers=1, address=None, out=print):
     if address:
         import ray  # training-only: requirements-train.txt
         ray.init(address=address, ignore_reinit_error=True)
-        remote = ray.remote(play_one)
+        remote = ray.remote(one)
         pending = [remote.remote(t) for t in tasks]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
@@ -132,11 +148,11 @@ def run_tasks(tasks, workers=1, address=None, out=print):
         import multiprocessing
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            for r in pool.map(play_one, tasks, chunksize=1):
+            for r in pool.map(one, tasks, chunksize=1):
                 note(r)
     else:
         for t in tasks:
-            note(play_one(t))
+            note(one(t))
     done.sort(key=lambda r: r[0])
     return done
 
@@ -265,6 +281,8 @@ def main(argv=None, out=print):
     parser.add_argument("--holdout", type=int, default=10, help="every n-th game is held out (default 10)")
     parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
     parser.add_argument("--address", default=None, help="a Ray cluster's address ('auto', 'ray://host:port')")
+    parser.add_argument("--match", type=int, default=20,
+                        help="games of each new generation against the one before, seats alternating (default 20)")
     parser.add_argument("--start", default=None, help="generation 0's model file (default: the shipped model)")
     args = parser.parse_args(argv)
     if args.games < args.holdout:
@@ -336,6 +354,19 @@ def main(argv=None, out=print):
             json.dump(bundle, f, separators=(",", ":"), sort_keys=True)
             f.write("\n")
         os.replace(path + ".part", path)
+        if args.match:
+            out(f"generation {gen} against {os.path.basename(prev_path) if prev_path else 'the shipped model'}:",
+                flush=True)
+            res = run_tasks([(k, f"{args.seed}/{gen}", path, prev_path, args.iterations) for k in range(args.match)],
+                            args.workers, args.address, out, one=match_one)
+            done = [y for _, _, _, y in res if y is not None]
+            share = sum(done) / len(done) if done else float("nan")
+            meta["match"] = {"games": len(done), "share": round(share, 4), "iterations": args.iterations}
+            out(f"  the new generation's share: {share:.3f} of {len(done)} games", flush=True)
+            with open(path + ".part", "w", encoding="utf-8") as f:
+                json.dump(bundle, f, separators=(",", ":"), sort_keys=True)
+                f.write("\n")
+            os.replace(path + ".part", path)
         h = meta["held_out"]
         left = (time.perf_counter() - t_run) / (gen - last) * (args.generations - gen)
         out(f"generation {gen}: {path}; held out: value log loss {h['value_log_loss']} (previous model "
