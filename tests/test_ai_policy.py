@@ -165,3 +165,18 @@ def test_selfplay_writes_generations_with_their_figures_and_resumes(tmp_path, ca
     assert selfplay.main(args + ["--generations", "2"]) == 0
     assert "generations 2-2" in capsys.readouterr().out
     assert json.loads((out / "gen-002.json").read_text())["meta"]["previous"] == "gen-001.json"
+
+
+def test_a_value_nets_chances_read_at_once_equal_each_seats_own():
+    from splendor.ai.valuenet import SEAT_INPUTS, TABLE_INPUTS, ValueNet
+    rng = random.Random(2)
+
+    def m(rows, cols):
+        return [[rng.gauss(0, 0.3) for _ in range(cols)] for _ in range(rows)]
+
+    net = ValueNet(m(5, SEAT_INPUTS), m(5, SEAT_INPUTS), m(5, TABLE_INPUTS - 1), [0.2] * 5, [0.1] * 5,
+                   [rng.gauss(0, 1) for _ in range(5)])
+    for players in (2, 4):
+        game = mid_game(players=players, moves=10)
+        every = net.win_chances(game)
+        assert every == pytest.approx([net.win_chance(game, s) for s in range(players)], abs=1e-12)

@@ -87,6 +87,14 @@ def game_vectors(game, w):
     return table, [seat_vector(w, p, slots, market, nobles, stage, supply) for p in game._players]
 
 
+def _sigmoid(z):
+    if z < -30.0:
+        return 0.0
+    if z > 30.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-z))
+
+
 def _dots(rows, x):
     mul = operator.mul
     return [sum(map(mul, r, x)) for r in rows]
@@ -156,6 +164,18 @@ class ValueNet:
         if z > 30.0:
             return 1.0
         return 1.0 / (1.0 + math.exp(-z))
+
+    def win_chances(self, game):
+        """Every seat's :meth:`win_chance`, the position read once (the tree search judges every seat at a leaf; at
+        two seats one pairing gives both, the net being antisymmetric)."""
+        n = len(game._players)
+        if game.phase_ == "over":
+            return [result_share(game, s) for s in range(n)]
+        table, vecs = game_vectors(game, self.read)
+        if n == 2:
+            p = _sigmoid(self.logits_of(table, vecs, game.current, 0)[0])
+            return [p, 1.0 - p]
+        return [_sigmoid(min(self.logits_of(table, vecs, game.current, s))) for s in range(n)]
 
     def leaf(self, game, seat):
         """The search's leaf value: :meth:`win_chance`."""
