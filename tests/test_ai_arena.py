@@ -6,7 +6,7 @@ import statistics
 import pytest
 
 from splendor.__main__ import main as splendor_main
-from splendor.ai import arena
+from splendor.training import arena
 
 
 def _rows(out):

@@ -8,7 +8,7 @@ import pytest
 import splendor
 from splendor import ai
 from splendor.ai import LEVELS, Budget, BotError, get_bot
-from splendor.ai.arena import play_game
+from splendor.training.arena import play_game
 from test_ai_states import build, noble_position, pass_position, return_position
 
 SMALL = Budget(iterations=12)

@@ -12,7 +12,7 @@ import pytest
 
 import splendor
 from splendor.ai import Budget, get_bot, learned
-from splendor.ai.arena import play_game
+from splendor.training.arena import play_game
 from splendor.ai.expert import ExpertBot
 from splendor.ai.learned import FEATURES, ValueModel, load_model
 from splendor.ai.search import finish_turn
@@ -490,7 +490,7 @@ def test_expert_through_the_protocol():
 
 def test_train_command_runs_end_to_end(tmp_path, capsys):
     import splendor.__main__ as cli
-    from splendor.ai import train
+    from splendor.training import train
 
     out = tmp_path / "w.json"
     assert cli.main(["train", "--out", str(out), "--seed", "3", "--games", "12", "--holdout", "3"]) == 0
@@ -530,7 +530,7 @@ def test_train_command_runs_end_to_end(tmp_path, capsys):
 
 
 def test_the_fit_recovers_a_known_logistic_model():
-    from splendor.ai import train
+    from splendor.training import train
 
     rng = random.Random(3)
     truth = [1.5, -0.7, 0.3]
@@ -549,8 +549,10 @@ def test_the_site_package_ships_the_weights_but_not_the_training_command():
 
     files = build_site.browser_package_files()
     assert "splendor/ai/expert_weights.json" in files and "splendor/ai/learned.py" in files
-    assert "splendor/ai/train.py" not in files and "splendor/ai/arena.py" not in files
-    assert "splendor/ai/train_tables.py" not in files
+    root = build_site.ROOT
+    training = sorted(p.relative_to(root).as_posix() for p in (root / "splendor" / "training").rglob("*.py"))
+    assert "splendor/training/train.py" in training and "splendor/training/arena.py" in training
+    assert not [f for f in files if f.startswith("splendor/training/")]
 
 
 def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
@@ -660,7 +662,7 @@ def test_the_expert_searches_a_larger_table_with_its_model():
 
 
 def test_train_players_fits_a_table_and_adds_it_to_the_base_model(tmp_path, capsys):
-    from splendor.ai import train
+    from splendor.training import train
 
     out = tmp_path / "w4.json"
     assert train.main(["--players", "4", "--out", str(out), "--seed", "2", "--games", "12", "--holdout", "3"]) == 0
@@ -698,7 +700,7 @@ def test_train_players_fits_a_table_and_adds_it_to_the_base_model(tmp_path, caps
 def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_path, capsys):
     """Expert iteration at a larger table: the expert plays its seats (with --model's judge), the positions are saved,
     and fitting the saved games again gives the same table, compared with the table of the model in play."""
-    from splendor.ai import train
+    from splendor.training import common, train
 
     first, games = tmp_path / "t4.json", tmp_path / "t4.jsonl.gz"
     assert train.main(["--players", "4", "--bots", "expert,hard,hard,hard", "--budget-iterations", "4", "--games",
@@ -735,14 +737,14 @@ def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_p
             train.main(bad)
     assert "holds games of 4 players" in capsys.readouterr().err
     # an expert plays with --model's judge in the games (a missing file fails at once)
-    assert train.training_bot("expert", str(first)).model.tables[4].base == pytest.approx(table.base, abs=1e-6)
+    assert common.training_bot("expert", str(first)).model.tables[4].base == pytest.approx(table.base, abs=1e-6)
     with pytest.raises(SystemExit):
         train.main(["--players", "4", "--bots", "expert,hard", "--seed", "5", "--out", str(again), "--model",
                     str(tmp_path / "missing.json")])
 
 
 def test_the_table_fit_recovers_a_known_conditional_logit():
-    from splendor.ai import train_tables
+    from splendor.training import train_tables
 
     rng = random.Random(5)
     truth = [1.2, -0.6, 0.4]

@@ -10,8 +10,9 @@ import re
 import pytest
 
 import splendor
-from splendor.ai import Budget, get_bot, train
-from splendor.ai.arena import play_game
+from splendor.ai import Budget, get_bot
+from splendor.training import common, train
+from splendor.training.arena import play_game
 from splendor.ai.expert import ExpertBot
 from splendor.ai.learned import FEATURES, READ_WEIGHTS, Weights, load_model, read_model
 from splendor.ai.valuenet import FAR, SEAT_INPUTS, TABLE_INPUTS, ValueNet, game_vectors
@@ -191,7 +192,7 @@ def test_exploring_games_play_one_of_the_scorers_best_moves_and_are_recorded(tmp
     """``train --explore EPS``: with chance EPS a move is one of the hard scorer's 8 best at random instead of the
     bot's; the chance is recorded with the saved positions and in the model."""
     seen = []
-    explorer = train.Explorer(get_bot("medium"), 1.0)
+    explorer = common.Explorer(get_bot("medium"), 1.0)
 
     def watch(game, seat, action):
         if seat == 0 and game.phase_ == "action":

@@ -47,7 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from splendor.ai import arena, get_bot  # noqa: E402
+from splendor.ai import get_bot  # noqa: E402
+from splendor.training import arena  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
 from splendor.ai.heuristic import LeafModel, Weights, result_share, seat_values  # noqa: E402
 from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot  # noqa: E402

@@ -31,10 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from splendor.ai import arena, get_bot  # noqa: E402
+from splendor.ai import get_bot  # noqa: E402
+from splendor.training import arena  # noqa: E402
 from splendor.ai.heuristic import PARTS, Weights, seat_parts, stage_of  # noqa: E402
 from splendor.ai.search import HARD_WEIGHTS  # noqa: E402
-from splendor.ai.train import solve  # noqa: E402  (Newton's step: the expert's training shares it)
+from splendor.training.common import solve  # noqa: E402  (Newton's step: the expert's training shares it)
 
 L2 = 5e-4
 

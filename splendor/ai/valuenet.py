@@ -21,7 +21,7 @@ import math
 import operator
 
 from .heuristic import Weights, result_share, stage_of
-from .learned import READ_WEIGHTS, check_header, seat_features
+from .features import READ_WEIGHTS, check_header, seat_features
 
 FORMAT = "splendor-value-net"
 NOBLE_SLOTS = 5

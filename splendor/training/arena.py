@@ -19,9 +19,9 @@ import statistics
 import sys
 import time
 
+from ..ai import LEVELS, get_bot
+from ..ai.budget import Budget
 from ..engine.game import new_game
-from . import LEVELS, get_bot
-from .budget import Budget
 
 MAX_ACTIONS = 1500
 #: The arena's default thinking budget: 400 search iterations per move, about what the browser's 0.8 s buys the
