@@ -37,7 +37,7 @@ class ValueModel:
     """The learned evaluation (see the module text). ``base``, ``per_stage``: one coefficient per feature;
     ``to_move``: the logit worth of being the seat to move. ``meta``: what the training command recorded (seed,
     games, held-out loss...). ``tables``: {players: :class:`TableModel`}, a 3- or 4-player table's own model (none
-    shipped). Usable as the hard search's ``leaf_model`` (it has ``values(game, weights)``)."""
+    shipped)."""
 
     def __init__(self, base, per_stage, to_move=0.0, meta=None, tables=None):
         _check_coefficients(base, per_stage)
@@ -62,10 +62,6 @@ class ValueModel:
         co = [b + k * stage for b, k in zip(base, per_stage)]
         return [sum(c * x for c, x in zip(co, f)) for f in feats]
 
-    def values(self, game, weights=None):
-        """As :meth:`standings` (the search's leaf interface; the search's ``weights`` are not used)."""
-        return self.standings(game)
-
     def win_chance(self, game, seat):
         """The model's chance that ``seat`` wins (the result itself when the game is over)."""
         return self.win_chances(game)[seat]
@@ -88,19 +84,6 @@ class ValueModel:
             best = max(u for j, u in enumerate(st) if j != s)
             out.append(_sigmoid(v - best + (tm if cur == s else -tm)))
         return out
-
-    def win_share(self, game, seat):
-        """``seat``'s chance to win as its share of the table: exp(its standing) over the sum of every seat's (at
-        two seats the same as :meth:`win_chance` without the to-move term; at larger tables every opponent counts,
-        not only the best one). The result itself when the game is over."""
-        if game.phase_ == "over":
-            return result_share(game, seat)
-        if len(game._players) in self.tables:
-            return self._table_shares(game)[seat]
-        st = self.standings(game)
-        top = max(st)
-        e = [math.exp(v - top) for v in st]
-        return e[seat] / sum(e)
 
     def _table_shares(self, game):
         """Every seat's chance to win by the table's model: the softmax over the seats of standing + the worth of

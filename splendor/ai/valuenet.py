@@ -157,10 +157,6 @@ class ValueNet:
             return 1.0
         return 1.0 / (1.0 + math.exp(-z))
 
-    def leaf(self, game, seat):
-        """The search's leaf value: :meth:`win_chance`."""
-        return self.win_chance(game, seat)
-
     # -- the weights file ---------------------------------------------------------------------------------------
     def to_dict(self):
         def r(m):
