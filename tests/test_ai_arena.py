@@ -164,7 +164,7 @@ def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
         return re.sub(r"\[\d+ s\]", "", out.split("seed 1:", 1)[1])
 
     assert play(capsys.readouterr().out) != play(first)
-    with pytest.raises(TypeError):  # a knob the bot no longer has
+    with pytest.raises(TypeError):  # a keyword HardBot does not take
         bot_style.main(["--games", "1", "--hard", '{"every_buy": true}'])
     with pytest.raises(ValueError, match="unknown weight"):
         bot_style.main(["--games", "1", "--weights", '{"no_such_weight": 1}'])

@@ -7,8 +7,6 @@ deals (common random numbers, so their differences are not drowned by the luck o
 dropped as evidence accumulates (successive halving), and the best average wins.
 """
 
-import math
-
 from .bots import Bot, _top
 from .budget import Budget
 from ..engine.cards import COLOR_INDEX
@@ -67,24 +65,18 @@ def prune(game, legal, scorer, keep_takes=3, keep_reserves=2):
     return out or legal
 
 
-def playout(g, plies, scorer, tau=0.0, rng=None):
-    """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends). With a
-    temperature ``tau`` (and ``rng``) an action-phase move is drawn from the softmax of the scores over ``tau``
-    instead of being the best one."""
+def playout(g, plies, scorer):
+    """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends)."""
     k = 0
     while k < plies and g.phase_ != "over":
         legal = g.legal_actions()
         if len(legal) == 1:
             a = legal[0]
         else:
-            soft = False
             if g.phase_ == "action":
                 legal = prune(g, legal, scorer)
-                soft = tau > 0.0
             best = None
             for s, act in scorer.scores(g, g.current, legal):
-                if soft:  # Gumbel noise: the best of the noisy scores is a draw from the softmax
-                    s -= tau * math.log(-math.log(rng.random() or 1e-300))
                 if best is None or s > best[0]:
                     best = (s, act)
             a = best[1]

@@ -4,8 +4,7 @@ A model fitted to two-player games judges a 3- or 4-player table poorly: at four
 of what a model fitted to four-player games does (held-out log loss of the winner 1.322 against 1.225, a uniform
 guess 1.386, 3,000 medium games), and where a seat sits in the turn order counts for much more. So a table can get
 its own model (:class:`~splendor.ai.learned.TableModel`), added to the two-player model of ``--base``. (Fitted to
-medium's games, the better judge made the expert's search play worse at four seats: none is shipped; docs/BOTS.md,
-the ninth session.)
+medium's games, the better judge made the expert's search play worse at four seats: none is shipped; docs/BOTS.md.)
 
 1. Plays ``--games`` games of ``--players`` seats (``--bots`` fill the seats cyclically, rotated one seat a game;
    deal k of seed S is ``arena.game_seed("train-S-Np", k)``) and records every action-phase position: the stage,
