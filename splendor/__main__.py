@@ -21,11 +21,11 @@ def main(argv=None):
     if command == "bench":
         from .bench import main as run
     elif command == "arena":
-        from .ai.arena import main as run
+        from .training.arena import main as run
     elif command == "soak":
         from .soak import main as run
     elif command == "train":
-        from .ai.train import main as run
+        from .training.train import main as run
     elif command == "selfplay":
         from .training.selfplay import main as run
     elif command == "play":

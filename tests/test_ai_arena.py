@@ -6,7 +6,7 @@ import statistics
 import pytest
 
 from splendor.__main__ import main as splendor_main
-from splendor.ai import arena
+from splendor.training import arena
 
 
 def _rows(out):
@@ -158,19 +158,14 @@ def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
     assert re.sub(r"\[\d+ s\]", "", capsys.readouterr().out) == re.sub(r"\[\d+ s\]", "", first)
     with pytest.raises(TypeError):
         bot_style.main(["--games", "1", "--hard", '{"no_such_knob": 1}'])
-    with pytest.raises(ValueError, match="unknown weight"):
-        bot_style.main(["--games", "1", "--hard", '{"rollout_weights": {"no_such_weight": 1}}'])
-    # The playouts' own weights change the play (a racing playout: no opponent term).
-    bot_style.main(args[:-4] + ["--hard", '{"candidates": 3, "rollout_weights": {"opponent": 0.0}}', "--vs", "easy"])
+    # The bot's weights change the play (no opponent term).
+    bot_style.main(args[:-2] + ["--weights", '{"opponent": 0.0}', "--vs", "easy"])
     def play(out):  # what was played: the figures after the settings' header, without the time taken
         return re.sub(r"\[\d+ s\]", "", out.split("seed 1:", 1)[1])
 
     assert play(capsys.readouterr().out) != play(first)
-    # So does the fitted leaf model (docs/BOTS.md, fifth round); a model missing a part is refused.
-    bot_style.main(args[:-4] + ["--hard", '{"candidates": 3, "leaf_model": "fitted"}', "--vs", "easy"])
-    assert play(capsys.readouterr().out) != play(first)
-    with pytest.raises(ValueError, match="coefficient pair"):
-        bot_style.main(["--games", "1", "--hard", '{"leaf_model": {"points": [1, 0]}}'])
+    with pytest.raises(TypeError):  # a keyword HardBot does not take
+        bot_style.main(["--games", "1", "--hard", '{"every_buy": true}'])
     with pytest.raises(ValueError, match="unknown weight"):
         bot_style.main(["--games", "1", "--weights", '{"no_such_weight": 1}'])
 
@@ -260,37 +255,6 @@ def test_bot_style_tool_pairs_the_tuned_bots_share_with_its_own_progress_log(tmp
     assert ", 2 games: " in last and last.endswith("difference +0.0 points (se 0.0); the results differ in 0 games")
 
 
-def test_fit_leaf_tool_recovers_a_known_model_and_fits_real_games(capsys):
-    """tools/fit_leaf.py (the hard bot's leaf model): its logistic regression finds the coefficients that made
-    synthetic results, and on a few real games it prints a coefficient pair for every part of a seat's value."""
-    import ast
-    import math
-    import random
-
-    from splendor.ai.heuristic import LeafModel
-    from tools import fit_leaf
-
-    rng = random.Random(3)
-    truth = [1.5, -0.7, 0.3]
-    rows = []
-    for _ in range(6000):
-        x = [rng.gauss(0, 1) for _ in truth]
-        p = 1 / (1 + math.exp(-sum(t * v for t, v in zip(truth, x))))
-        rows.append((x, 1.0 if rng.random() < p else 0.0))
-    w = fit_leaf.fit(rows)
-    assert all(abs(a - b) < 0.12 for a, b in zip(w, truth)), w
-    assert fit_leaf.log_loss(rows, lambda x: fit_leaf.sigmoid(sum(a * v for a, v in zip(w, x)))) < \
-        fit_leaf.log_loss(rows, lambda x: 0.5)
-    assert fit_leaf.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]) == pytest.approx([0.8, 1.4])
-
-    assert fit_leaf.main(["--games", "15", "--jobs", "1"]) == 0
-    out = capsys.readouterr().out
-    assert re.search(r"15 medium self-play games: \d+ positions fitted, \d+ held out", out), out
-    assert re.search(r"held-out log loss: hand-set leaf [\d.]+, fitted [\d.]+", out), out
-    printed = ast.literal_eval(out[out.index("{"):])  # the coefficients, as FITTED_LEAF takes them
-    LeafModel(printed)
-
-
 def test_arena_log_tool_reads_the_progress_lines_as_the_arena_counts_them(tmp_path, capsys):
     from tools import arena_log
 
@@ -335,60 +299,3 @@ def test_search_agreement_tool_counts_the_runs_that_pick_the_reference_move(caps
         search_agreement.main(["--runs", "0"])
 
 
-def test_bot_style_tool_clairvoyant_bot_searches_the_true_game(capsys, monkeypatch):
-    """--clairvoyant: the tuned bot decides on a copy of the true game (the decks' order, another seat's blind
-    reservation) and its search never deals the unseen cards again; without it the same bot decides on a deal of
-    what its seat cannot see, and its search deals again each iteration."""
-    import random
-
-    from splendor.ai import search, tree
-    from splendor.ai.budget import Budget
-    from splendor.engine.game import new_game
-    from tools import bot_style
-
-    game = new_game(players=4, seed=7, first_player=0)
-    for seat in range(4):  # seat 1 reserves a card from a deck: seat 0 cannot see it
-        legal = game.legal_actions()
-        blind = [a for a in legal if a.kind == "reserve" and a.card is None]
-        game.apply(blind[0] if seat == 1 else next(a for a in legal if a.kind == "take"))
-    assert game.current == 0 and game.players[1].reserved_hidden == (True,)
-    deals = {"search": 0, "tree": 0}
-
-    def counted(module):
-        real = module.resample
-
-        def resample(base, seat, rng):
-            deals[module.__name__.rsplit(".", 1)[1]] += 1
-            return real(base, seat, rng)
-        monkeypatch.setattr(module, "resample", resample)
-
-    counted(search)
-    counted(tree)
-    for hard in ({}, {"expert": True}):
-        for seer in (True, False):
-            bot = bot_style.hard_bot(hard, {})
-            seen = []
-            real = bot.decide_game
-            monkeypatch.setattr(bot, "decide_game", lambda g, s, rng, budget: seen.append(g) or real(g, s, rng, budget))
-            deals.update(search=0, tree=0)
-            if seer:
-                player = bot_style.Clairvoyant(bot)
-                player.game = game
-            else:
-                player = bot
-            action = player.choose(game.observation(0), random.Random(1), Budget(iterations=12))
-            assert not game.why_illegal(action)
-            g = seen[0]
-            assert g is not game
-            same = g._decks == game._decks and g._players[1]._reserved == game._players[1]._reserved
-            assert same == seer, (hard, seer)
-            assert (deals["search" if not hard else "tree"] == 0) == seer
-    # The tool's option: the tuned expert at a four-seat table never deals again, the shipped hard bots do.
-    args = ["--games", "1", "--iterations", "4", "--jobs", "1", "--players", "4", "--vs", "level:hard",
-            "--hard", '{"expert": true}']
-    deals.update(search=0, tree=0)
-    assert bot_style.main(args + ["--clairvoyant"]) == 0
-    assert deals["tree"] == 0 and deals["search"] > 0
-    assert '{"expert": true} (clairvoyant) weights {} vs level:hard, 4 players' in capsys.readouterr().out
-    bot_style.main(args)
-    assert deals["tree"] > 0

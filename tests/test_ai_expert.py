@@ -12,10 +12,9 @@ import pytest
 
 import splendor
 from splendor.ai import Budget, get_bot, learned
-from splendor.ai.arena import play_game
+from splendor.training.arena import play_game
 from splendor.ai.expert import ExpertBot
 from splendor.ai.learned import FEATURES, ValueModel, load_model
-from splendor.ai.search import finish_turn
 from test_ai_states import build
 
 
@@ -107,11 +106,10 @@ def test_the_model_prefers_what_wins_and_its_win_chance_is_a_probability():
         assert model.base[i] > 0 and model.base[i] + model.per_stage[i] > 0, name
 
 
-@pytest.mark.parametrize("tree", [True, False], ids=["tree", "flat"])
-def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves(tree):
+def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
     assert splendor.ai.LEVELS[-1] == "expert"
     bot = get_bot("expert")
-    assert isinstance(bot, ExpertBot) and bot.leaf_model is load_model() and bot.level == "expert" and bot.tree
+    assert isinstance(bot, ExpertBot) and bot.model is load_model() and bot.level == "expert"
     # a model that counts only points makes the search buy the point card; one that counts only gold reserves
     # (in the tree, whatever the replies below its moves)
     market = [c for row in build().market for c in row if c]
@@ -123,165 +121,21 @@ def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves(tree):
     def only(name):
         return ValueModel([1.0 if f == name else 0.0 for f in FEATURES], [0.0] * k)
 
-    kw = {"horizon": 0, "tree_horizon": 0, "endgame_horizon": 0, "candidates": len(legal), "tree": tree}
+    kw = {"horizon": 0, "tree_horizon": 0, "endgame_horizon": 0, "candidates": len(legal)}
     obs = game.observation(0)
-    budget = Budget(iterations=200 if tree else 12)
+    budget = Budget(iterations=200)
     points, info = ExpertBot(model=only("points"), **kw).decide(obs, random.Random(1), budget)
     gold, _ = ExpertBot(model=only("gold"), **kw).decide(obs, random.Random(1), budget)
     assert points.kind == "buy" and points.card == card
     assert gold.kind == "reserve"
-    assert ("depth" in info) == tree and info.get("depth", 2) >= 2
-
-
-def test_the_model_can_add_candidates_and_make_the_returns():
-    """Two tuning knobs of ExpertBot (off in the shipped level): ``prior`` adds the model's best moves one ply ahead
-    to the scorer's candidates; ``model_choices`` gives back tokens (and picks nobles) by the model one ply ahead."""
-    k = len(FEATURES)
-
-    def only(name, sign=1.0):
-        return ValueModel([sign if f == name else 0.0 for f in FEATURES], [0.0] * k)
-
-    game = build()
-    obs = game.observation(0)
-    plain = ExpertBot(model=only("gold"), candidates=2)
-    _, info = plain.decide(obs, random.Random(1), Budget(iterations=8))
-    assert info["searched"] == 2
-    wide = ExpertBot(model=only("gold"), candidates=2, prior=3)
-    _, info = wide.decide(obs, random.Random(1), Budget(iterations=8))
-    assert info["searched"] == 5
-    # the three added are what a gold-loving model likes best: reservations (each brings a gold)
-    det = splendor.determinize(obs, random.Random(0))
-    cands = wide._candidates(det, 0, wide.scorer.scores(det, 0, det.legal_actions()))
-    assert len(cands) == 5 and all(a.kind == "reserve" for a in cands[2:])
-    # returns: a model that dislikes held tokens of any kind still must give back; a perverse one that dislikes
-    # "usable" tokens gives back one the cards need (the scorer would not): its choice is the model's, one ply ahead
-    ret = build(phase="return", tokens={0: (3, 3, 3, 2, 1, 0)})
-    rb = ExpertBot(model=only("tokens", -1.0), model_choices=True)
-    action, info = rb.decide(ret.observation(0), random.Random(1), Budget(iterations=4))
-    assert action in ret.legal_actions() and action.kind == "return"
-    model = only("usable", -1.0)
-    rb = ExpertBot(model=model, model_choices=True)
-    action, _ = rb.decide(ret.observation(0), random.Random(1), Budget(iterations=4))
-    after = {}
-    for a in ret.legal_actions():
-        g = ret.copy()
-        g.apply_unchecked(a)
-        after[str(a)] = model.win_chance(g, 0)
-    assert after[str(action)] == max(after.values())
-    scorer_pick, _ = ExpertBot(model=model).decide(ret.observation(0), random.Random(1), Budget(iterations=4))
-    assert after[str(scorer_pick)] < max(after.values())
-
-
-def test_one_ply_judges_a_move_where_the_next_turn_starts():
-    """The model's one-ply judgement (the prior and model_choices knobs) is taken after the seat's returns and noble:
-    mid-turn the seat is still "to move", which the model rewards, so every take that forces a return looked better
-    than it is (a one-ply player of the model then took and gave back tokens all game)."""
-    game = build(tokens={0: (2, 2, 2, 2, 1, 0)})  # nine tokens: a take of three needs two back
-    bot = ExpertBot()
-    take = next(a for a in game.legal_actions() if a.kind == "take" and len(a.colors) == 3)
-    [(value, action)] = bot._one_ply(game, 0, [take])
-    g = game.copy()
-    g.apply_unchecked(action)
-    assert g.phase_ == "return" and g.current == 0
-    mid_turn = bot.model.win_chance(g, 0)
-    finish_turn(g, bot.rollout)
-    assert g.phase_ == "action" and g.current == 1 and sum(g.players[0].tokens.values()) == 10
-    assert value == pytest.approx(bot.model.win_chance(g, 0))
-    assert mid_turn > value + 0.05
-
-
-def test_greedy_plies_play_the_first_turns_of_a_playout_by_the_model():
-    """greedy_plies=m (a tuning knob, off): in a sample, the first m turns after the searched move are each mover's
-    best move by the model one ply ahead (among the playout's pruned moves), not the scorer's. A model that counts
-    gold alone makes the reply a reservation; the scorer's reply is not."""
-    k = len(FEATURES)
-    gold = ValueModel([1.0 if f == "gold" else 0.0 for f in FEATURES], [0.0] * k)
-    game = build()
-    take = next(a for a in game.legal_actions() if a.kind == "take" and len(a.colors) == 3)
-    replies = {}
-    for plies in (0, 1):
-        bot = ExpertBot(model=gold, greedy_plies=plies)
-        g = bot._sample(game, take, 0, 1, lambda g, s: g)
-        assert g.phase_ == "action" and g.current == 0
-        replies[plies] = g.players[1].tokens["gold"]
-    assert replies == {0: 0, 1: 1}
-
-
-def test_a_playout_with_a_temperature_draws_its_moves_from_the_softmax():
-    """playout_tau=T (a tuning knob, off): the playouts draw each action-phase move from the softmax of the scorer's
-    scores over T instead of playing the best-looking one; a draw is reproducible from its random stream."""
-    from splendor.ai.search import playout
-    scorer = ExpertBot().rollout
-    start = splendor.new_game(players=2, seed=11)
-
-    def played(tau=0.0, seed=None):
-        g = start.copy()
-        playout(g, 8, scorer, tau, random.Random(seed))
-        return g.to_dict()["actions"]
-
-    greedy = played()
-    assert len(greedy) >= 8
-    assert played(0.0, 1) == greedy
-    hot = [played(0.3, seed) for seed in range(6)]
-    assert sum(h != greedy for h in hot) >= 3 and hot[0] == played(0.3, 0)
-    obs = build().observation(0)
-    bot = ExpertBot(playout_tau=0.3)
-    runs = [bot.decide(obs, random.Random(4), Budget(iterations=24)) for _ in range(2)]
-    assert runs[0][0] == runs[1][0] and runs[0][1]["candidates"] == runs[1][1]["candidates"]
-
-
-def test_whole_turns_give_a_move_that_returns_tokens_a_whole_playout():
-    """whole_turns (a tuning knob): the searched move's turn is finished (its returns) before the playout's turns
-    are counted. Without it a take that must give tokens back is played out one turn fewer than a reservation, and
-    judged with the other seat to move one more time."""
-    game = build(tokens={0: (2, 2, 2, 2, 1, 0)})
-    take = next(a for a in game.legal_actions() if a.kind == "take" and len(a.colors) == 3)
-    reserve = next(a for a in game.legal_actions() if a.kind == "reserve")
-
-    def sampled(bot, action):
-        g = bot._sample(game, action, 0, 4, lambda g, s: g)
-        kinds = [t.split()[0] for t in g.to_dict()["actions"]]
-        return g.current, sum(k not in ("return", "noble") for k in kinds) - 1  # turns after the searched move
-
-    assert sampled(ExpertBot(), reserve) == (1, 4)
-    assert sampled(ExpertBot(), take) == (0, 3)  # the bias
-    assert sampled(ExpertBot(whole_turns=True), take) == (1, 4)
-    assert sampled(ExpertBot(whole_turns=True), reserve) == (1, 4)
-
-
-def test_the_share_knob_counts_every_opponent_at_a_larger_table():
-    """``share`` (a tuning knob, off): the search's leaf is the seat's share of the table, exp(standing) over every
-    seat's, instead of its chance against the best opponent alone; at two seats the two agree (without to-move)."""
-    model = load_model()
-    one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
-    two = build(cards={0: [one]})
-    st = model.standings(two)
-    assert model.win_share(two, 0) == pytest.approx(1 / (1 + math.exp(-(st[0] - st[1]))))
-    three = build(players=3, cards={0: [one]}, tokens={1: (2, 1, 0, 0, 0, 0)})
-    shares = [model.win_share(three, s) for s in range(3)]
-    assert sum(shares) == pytest.approx(1.0) and shares[0] == max(shares)
-    st = model.standings(three)
-    assert shares[2] == pytest.approx(math.exp(st[2]) / sum(math.exp(v) for v in st))
-    # the search judges its leaves by the share: with no playout and every move searched, its value is the best
-    # move's share right after it (the market is seen, so every deal agrees)
-    legal = three.legal_actions()
-    bot = ExpertBot(model=model, share=True, horizon=0, endgame_horizon=0, candidates=len(legal), tree=False)
-    action, info = bot.decide(three.observation(0), random.Random(2), Budget(iterations=len(legal) * 4))
-    after = {}
-    for a in legal:
-        g = three.copy()
-        g.apply_unchecked(a)
-        after[str(a)] = model.win_share(g, 0)
-    assert info["win_chance"] == pytest.approx(after[str(action)], abs=1e-3)
-    assert after[str(action)] == pytest.approx(max(after.values()), abs=1e-3)
+    assert info["depth"] >= 2
 
 
 def test_the_tree_search_walks_down_replies_and_is_reproducible():
-    """The shipped expert searches a tree (``tree=True``; ``tree=False`` is the flat search of the hard bot): its
-    walks go past the reply to the seat's next move, every iteration visits one root move, the most visited one is
+    """The expert searches a tree (the hard bot's search is flat): its walks go past the reply to the seat's next move, every iteration visits one root move, the most visited one is
     played, and a seed and an iteration budget reproduce the move."""
     obs = build().observation(0)
-    bot = ExpertBot(tree=True, tree_width=2)
+    bot = ExpertBot(tree_width=2)
     runs = [bot.decide(obs, random.Random(5), Budget(iterations=60)) for _ in range(2)]
     (action, info), again = runs
     assert again[0] == action and again[1]["candidates"] == info["candidates"]
@@ -334,105 +188,10 @@ def test_the_tree_remembers_the_offered_moves_per_position_without_changing_the_
     assert n_afresh > 150 and n_remembered < 0.95 * n_afresh
 
 
-def test_the_tree_can_offer_the_other_seats_fewer_moves(monkeypatch):
-    """``tree_others=2`` (a tuning knob): below the root the other seats choose among the scorer's 2 best moves, the
-    seat itself among its ``tree_width`` best, so at 4 players the walks reach deeper on the same iterations."""
-    from splendor.ai import tree
-
-    obs = splendor.new_game(players=4, seed=3).observation(0)
-    asked = []
-    offers = tree._offers
-    monkeypatch.setattr(tree, "_offers", lambda g, scorer, width, *rest: asked.append((g.current, width)) or
-                        offers(g, scorer, width, *rest))
-    depth = {}
-    for bot in (get_bot("expert"), ExpertBot(tree_others=2)):
-        asked.clear()
-        depth[bot.tree_others] = bot.decide(obs, random.Random(1), Budget(iterations=200))[1]["depth"]
-        assert {w for s, w in asked if s != 0} == {bot.tree_others or 4}
-    assert {w for s, w in asked if s == 0} == {4}  # the seat's own next move is reached, with its 4 best
-    assert depth[2] > depth[None] >= 4
-
-
-def test_the_tree_can_let_the_other_seats_play_against_the_seat(monkeypatch):
-    """``tree_paranoid`` (a tuning knob, off): the other seats' moves in the tree are valued by how much they lower
-    the seat's chance (paranoid search) instead of by their own chance (max-n, shipped). With every leaf judged
-    0.1, 0.2, 0.3, 0.4 for the four seats, each edge's mean is its mover's chance, or 1 - 0.1 for every other seat's."""
-    from splendor.ai import tree
-
-    obs = splendor.new_game(players=4, seed=3).observation(0)
-    edges = []
-
-    class Edge(tree._Edge):
-        __slots__ = ()
-
-        def __init__(self, action):
-            super().__init__(action)
-            edges.append(self)
-
-    monkeypatch.setattr(tree, "_Edge", Edge)
-    monkeypatch.setattr(tree, "_values", lambda model, g, n: [0.1, 0.2, 0.3, 0.4])
-    means = {}
-    for paranoid in (False, True):
-        edges.clear()
-        ExpertBot(tree_paranoid=paranoid).decide(obs, random.Random(1), Budget(iterations=200))
-        means[paranoid] = {round(e.w / e.n, 9) for e in edges if e.n}
-    assert means[False] == {0.1, 0.2, 0.3, 0.4}
-    assert means[True] == {0.1, 0.9}
-
-
-def test_the_tree_can_judge_every_leaf_with_the_seat_to_move(monkeypatch):
-    """``tree_to_seat`` (a tuning knob, off): a new leaf is played on until the seat is to move again, so every leaf
-    is judged at the seat's own turn; the shipped tree plays ``tree_horizon`` (3) turns on, whoever is then to move."""
-    from splendor.ai import tree
-
-    obs = splendor.new_game(players=4, seed=3).observation(0)
-    leaves = []
-    playout = tree.playout
-    monkeypatch.setattr(tree, "playout", lambda g, turns, scorer: leaves.append(
-        (turns, playout(g, turns, scorer).current)))
-    for to_seat in (False, True):
-        leaves.clear()
-        ExpertBot(tree_to_seat=to_seat).decide(obs, random.Random(1), Budget(iterations=200))
-        turns = {t for t, _ in leaves}
-        if to_seat:
-            assert {seat for _, seat in leaves} == {0} and turns == {0, 1, 2, 3}
-        else:
-            assert turns == {3} and len({seat for _, seat in leaves}) > 1
-
-
-def test_the_tree_can_model_the_other_seats_as_hard_bots(monkeypatch):
-    """``tree_others_hard=N`` (a tuning knob, off): in the tree each other seat plays one move, the hard bot's choice
-    with N iterations of its search in that deal; the seat itself still chooses among the scorer's 4 best."""
-    from splendor.ai import tree
-    from splendor.ai.search import HardBot
-
-    obs = splendor.new_game(players=4, seed=3).observation(0)
-    asked, decided = [], []
-    offers, decide = tree._offers, HardBot._decide
-
-    def spy_decide(self, g, seat, rng, budget, legal):
-        action, info = decide(self, g, seat, rng, budget, legal)
-        decided.append((seat, info["iterations"], action, g.copy()))
-        return action, info
-
-    monkeypatch.setattr(tree, "_offers", lambda g, *rest: asked.append(g.current) or offers(g, *rest))
-    monkeypatch.setattr(HardBot, "_decide", spy_decide)
-    bot = ExpertBot(tree_others_hard=8)
-    first = bot.decide(obs, random.Random(1), Budget(iterations=60))
-    assert set(asked) == {0} and decided
-    assert {seat for seat, *_ in decided} == {1, 2, 3} and {n for _, n, *_ in decided} == {8}
-    assert all(g.why_illegal(a) is None for _, _, a, g in decided)
-    assert first[1]["depth"] >= 5  # one move a seat: the walks reach the seat's next move
-    decided.clear()
-    again = bot.decide(obs, random.Random(1), Budget(iterations=60))
-    assert str(first[0]) == str(again[0]) and first[1]["candidates"] == again[1]["candidates"]
-
-
-def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
-    """The shipped expert (``tree_pruned=False``): below the root the movers choose among the scorer's best of every
-    legal move, as the root's candidates are chosen; ``tree_pruned=True`` (the level before the twelfth session)
-    among the playout's pruned moves (three takes, two reservations of the richest cards, no blind one), which leave
-    out the scorer's favourite a third of the time."""
+def test_the_tree_offers_the_scorers_best_of_every_legal_move(monkeypatch):
+    """Below the root the movers choose among the scorer's best of every legal move, as the root's candidates are
+    chosen, not among the playout's pruned moves (three takes, two reservations of the richest cards, no blind one),
+    which would leave out the scorer's favourite a third of the time."""
     from splendor.ai import tree
     from splendor.ai.search import prune
 
@@ -440,25 +199,21 @@ def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
     seen = []
     offers = tree._offers
 
-    def spy(g, scorer, width, *rest):
-        got = offers(g, scorer, width, *rest)
+    def spy(g, scorer, width):
+        got = offers(g, scorer, width)
         seen.append((g.copy(), scorer, got))
         return got
 
     monkeypatch.setattr(tree, "_offers", spy)
-    for pruned in (True, False):
-        seen.clear()
-        bot = ExpertBot(tree_pruned=True) if pruned else get_bot("expert")
-        bot.decide(obs, random.Random(3), Budget(iterations=120))
-        outside = 0
-        for g, scorer, got in seen:
-            legal = g.legal_actions()
-            pool = prune(g, legal, scorer) if pruned and len(legal) > 1 else legal
-            ranked = sorted(scorer.scores(g, g.current, pool), key=lambda t: -t[0])
-            assert [str(a) for a in got] == [str(a) for _, a in ranked[:4]]
-            kept = {str(a) for a in prune(g, legal, scorer)}
-            outside += any(str(a) not in kept for a in got)
-        assert seen and (outside == 0 if pruned else outside > 0), (pruned, outside, len(seen))
+    get_bot("expert").decide(obs, random.Random(3), Budget(iterations=120))
+    outside = 0
+    for g, scorer, got in seen:
+        legal = g.legal_actions()
+        ranked = sorted(scorer.scores(g, g.current, legal), key=lambda t: -t[0])
+        assert [str(a) for a in got] == [str(a) for _, a in ranked[:4]]
+        kept = {str(a) for a in prune(g, legal, scorer)}
+        outside += any(str(a) not in kept for a in got)
+    assert seen and outside > 0, (outside, len(seen))
     again = get_bot("expert")
     first = again.decide(obs, random.Random(3), Budget(iterations=120))
     second = again.decide(obs, random.Random(3), Budget(iterations=120))
@@ -467,11 +222,10 @@ def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
 
 def test_expert_games_finish_with_legal_moves_in_every_table_size():
     for players in (2, 3, 4):
-        for expert in (get_bot("expert"), ExpertBot(tree=False)):
-            bots = [expert] + [get_bot("medium")] * (players - 1)
-            result = play_game(bots, seed=40 + players, budgets=[Budget(iterations=8)] * players)
-            assert result["status"] == "ok", result["error"]
-            assert result["winners"]
+        bots = [get_bot("expert")] + [get_bot("medium")] * (players - 1)
+        result = play_game(bots, seed=40 + players, budgets=[Budget(iterations=8)] * players)
+        assert result["status"] == "ok", result["error"]
+        assert result["winners"]
 
 
 def test_expert_through_the_protocol():
@@ -490,7 +244,7 @@ def test_expert_through_the_protocol():
 
 def test_train_command_runs_end_to_end(tmp_path, capsys):
     import splendor.__main__ as cli
-    from splendor.ai import train
+    from splendor.training import train
 
     out = tmp_path / "w.json"
     assert cli.main(["train", "--out", str(out), "--seed", "3", "--games", "12", "--holdout", "3"]) == 0
@@ -530,7 +284,7 @@ def test_train_command_runs_end_to_end(tmp_path, capsys):
 
 
 def test_the_fit_recovers_a_known_logistic_model():
-    from splendor.ai import train
+    from splendor.training import train
 
     rng = random.Random(3)
     truth = [1.5, -0.7, 0.3]
@@ -549,29 +303,34 @@ def test_the_site_package_ships_the_weights_but_not_the_training_command():
 
     files = build_site.browser_package_files()
     assert "splendor/ai/expert_weights.json" in files and "splendor/ai/learned.py" in files
-    assert "splendor/ai/train.py" not in files and "splendor/ai/arena.py" not in files
-    assert "splendor/ai/train_tables.py" not in files
+    root = build_site.ROOT
+    training = sorted(p.relative_to(root).as_posix() for p in (root / "splendor" / "training").rglob("*.py"))
+    assert "splendor/training/train.py" in training and "splendor/training/arena.py" in training
+    assert not [f for f in files if f.startswith("splendor/training/")]
 
 
 def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
     from tools import bot_style
 
-    assert bot_style.hard_bot({"leaf_model": "learned"}, {}).leaf_model is load_model()
+    assert bot_style.hard_bot({"expert": True}, {}).model is load_model()
+    assert bot_style.hard_bot({"expert": True, "model": "learned"}, {}).model is load_model()
     path = tmp_path / "m.json"
     ValueModel([1.0] * len(FEATURES), [0.0] * len(FEATURES)).save(path)
-    bot = bot_style.hard_bot({"leaf_model": f"learned:{path}", "horizon": 2}, {})
-    assert bot.leaf_model.base == [1.0] * len(FEATURES) and bot.horizon == 2
+    bot = bot_style.hard_bot({"expert": True, "model": f"learned:{path}", "horizon": 2}, {})
+    assert isinstance(bot, ExpertBot) and bot.model.base == [1.0] * len(FEATURES) and bot.horizon == 2
+    with pytest.raises(ValueError, match="model"):
+        bot_style.hard_bot({"expert": True, "model": "fitted"}, {})
 
 
 def test_the_style_tool_can_search_the_tree_with_the_hard_bots_judge():
-    """``"leaf_model": "hand"``: the expert's tree judges with the hand-set values (the hard bot's leaf, the opponent
+    """``"model": "hand"``: the expert's tree judges with the hand-set values (the hard bot's leaf, the opponent
     counted fully, over 3 points), and plays differently from the shipped expert on the same deal."""
     from splendor.ai.heuristic import Weights, leaf_value
     from splendor.ai.search import HARD_WEIGHTS
     from tools import bot_style
 
-    bot = bot_style.hard_bot({"expert": True, "leaf_model": "hand"}, {})
-    assert isinstance(bot, ExpertBot) and isinstance(bot.model, bot_style.HandJudge) and bot.tree
+    bot = bot_style.hard_bot({"expert": True, "model": "hand"}, {})
+    assert isinstance(bot, ExpertBot) and isinstance(bot.model, bot_style.HandJudge)
     one = next(c.code for c in splendor.CARDS if c.level == 1 and c.points == 1)
     for players in (2, 4):
         game = build(players=players, cards={0: [one]}, tokens={1: (2, 1, 0, 0, 0, 0)})
@@ -615,7 +374,6 @@ def test_a_table_model_judges_its_table_and_leaves_the_others_alone(tmp_path):
     got = model.win_chances(four)
     assert got == pytest.approx(want) and sum(got) == pytest.approx(1.0)
     assert [model.win_chance(four, s) for s in range(4)] == pytest.approx(want)
-    assert [model.win_share(four, s) for s in range(4)] == pytest.approx(want)
     # the turn order counts from the seat to move: one seat on, every place shifts
     g = four.copy()
     g.current = 1
@@ -660,7 +418,7 @@ def test_the_expert_searches_a_larger_table_with_its_model():
 
 
 def test_train_players_fits_a_table_and_adds_it_to_the_base_model(tmp_path, capsys):
-    from splendor.ai import train
+    from splendor.training import train
 
     out = tmp_path / "w4.json"
     assert train.main(["--players", "4", "--out", str(out), "--seed", "2", "--games", "12", "--holdout", "3"]) == 0
@@ -698,7 +456,7 @@ def test_train_players_fits_a_table_and_adds_it_to_the_base_model(tmp_path, caps
 def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_path, capsys):
     """Expert iteration at a larger table: the expert plays its seats (with --model's judge), the positions are saved,
     and fitting the saved games again gives the same table, compared with the table of the model in play."""
-    from splendor.ai import train
+    from splendor.training import common, train
 
     first, games = tmp_path / "t4.json", tmp_path / "t4.jsonl.gz"
     assert train.main(["--players", "4", "--bots", "expert,hard,hard,hard", "--budget-iterations", "4", "--games",
@@ -735,14 +493,14 @@ def test_a_table_is_fitted_to_the_experts_own_games_saved_and_fitted_again(tmp_p
             train.main(bad)
     assert "holds games of 4 players" in capsys.readouterr().err
     # an expert plays with --model's judge in the games (a missing file fails at once)
-    assert train.training_bot("expert", str(first)).model.tables[4].base == pytest.approx(table.base, abs=1e-6)
+    assert common.training_bot("expert", str(first)).model.tables[4].base == pytest.approx(table.base, abs=1e-6)
     with pytest.raises(SystemExit):
         train.main(["--players", "4", "--bots", "expert,hard", "--seed", "5", "--out", str(again), "--model",
                     str(tmp_path / "missing.json")])
 
 
 def test_the_table_fit_recovers_a_known_conditional_logit():
-    from splendor.ai import train_tables
+    from splendor.training import train_tables
 
     rng = random.Random(5)
     truth = [1.2, -0.6, 0.4]

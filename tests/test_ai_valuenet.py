@@ -10,8 +10,9 @@ import re
 import pytest
 
 import splendor
-from splendor.ai import Budget, get_bot, train
-from splendor.ai.arena import play_game
+from splendor.ai import Budget, get_bot
+from splendor.training import common, train
+from splendor.training.arena import play_game
 from splendor.ai.expert import ExpertBot
 from splendor.ai.learned import FEATURES, READ_WEIGHTS, Weights, load_model, read_model
 from splendor.ai.valuenet import FAR, SEAT_INPUTS, TABLE_INPUTS, ValueNet, game_vectors
@@ -191,7 +192,7 @@ def test_exploring_games_play_one_of_the_scorers_best_moves_and_are_recorded(tmp
     """``train --explore EPS``: with chance EPS a move is one of the hard scorer's 8 best at random instead of the
     bot's; the chance is recorded with the saved positions and in the model."""
     seen = []
-    explorer = train.Explorer(get_bot("medium"), 1.0)
+    explorer = common.Explorer(get_bot("medium"), 1.0)
 
     def watch(game, seat, action):
         if seat == 0 and game.phase_ == "action":
@@ -225,10 +226,9 @@ def test_a_positions_file_that_cannot_be_read_is_refused_in_words(tmp_path, caps
     assert "--seed is needed" in capsys.readouterr().err
 
 
-def test_with_replies_the_expert_sees_the_winning_reply_and_denies_it():
-    """replies=K (a tuning knob): each sample is the worst of the next seat's K best-looking replies. Seat 1 has 14
-    points and the four green tokens of the one point card it can buy; seat 0 (13 points) cannot buy it but can
-    reserve it."""
+def test_the_expert_sees_the_winning_reply_and_denies_it():
+    """Seat 1 has 14 points and the four green tokens of the one point card it can buy; seat 0 (13 points) cannot buy
+    it but can reserve it."""
     x = "1W1:4g"
     others = [c.code for c in splendor.CARDS if c.level == 1 and c.points == 0][:3]
     l2 = [c.code for c in splendor.CARDS if c.level == 2][:4]
@@ -242,40 +242,14 @@ def test_with_replies_the_expert_sees_the_winning_reply_and_denies_it():
     wins = [a for a in splendor.Game.from_dict(mirror).legal_actions() if a.kind == "buy" and a.card.points]
     assert [a.card.code for a in wins] == [x]  # the one way seat 1 reaches 15 next turn
     legal = game.legal_actions()
-    bot = ExpertBot(replies=4, reply_horizon=0, candidates=len(legal), tree=False)
-    action, info = bot.decide(game.observation(0), random.Random(2), Budget(iterations=6 * len(legal)))
-    assert action.kind == "reserve" and action.card is not None and action.card.code == x, (action, info)
-    assert info["win_chance"] > 0
-    # without the reserve, every sample sees seat 1 buy the card and win: those moves are worth nothing
-    assert all(c["value"] == 0 for c in info["candidates"] if c["action"] != str(action))
-    # the shipped expert (its tree search, no replies knob) denies the card too, on every seed, and it sees why: the
-    # reservation is the one move its walks find a way on from (seat 1 cannot win at once; seat 0's own next moves,
-    # among every legal one, are searched)
+    # the expert denies the card on every seed, and it sees why: the reservation is the one move its walks find a
+    # way on from (seat 1 cannot win at once; seat 0's own next moves, among every legal one, are searched)
     for seed in range(4):
         tree = ExpertBot(candidates=len(legal))
         action, info = tree.decide(game.observation(0), random.Random(seed), Budget(iterations=40 * len(legal)))
         assert action.kind == "reserve" and action.card.code == x, (seed, action, info)
         best, *rest = info["candidates"]
         assert best["action"] == str(action) and best["value"] > 0.1 > max(c["value"] for c in rest), info
-
-
-def test_endgame_replies_take_the_worst_reply_only_in_the_endgame_and_play_it_out():
-    """endgame_replies=K (a tuning knob): once the samples are played out to the end (someone has the endgame's
-    points), a sample is that of replies=K whose replies are played out for the rest of the endgame's horizon;
-    before that, a sample is the plain one."""
-    game = build(cards={0: ["3G5:7u3g", "3R5:7g3r", "1W1:4g"], 1: ["3W5:3w7k", "3U5:7w3u"]},
-                 tokens={0: (1, 1, 0, 1, 1, 0), 1: (0, 0, 4, 0, 0, 0)})
-    assert max(p.points for p in game.players) >= ExpertBot().endgame_points
-    bot = ExpertBot(endgame_replies=3)
-    end, mid = bot.endgame_horizon, bot.horizon
-    judged = ExpertBot(replies=3, reply_horizon=end - 1)
-    plain = ExpertBot()
-    leaf = bot.model.win_chance
-    for action in game.legal_actions()[:6]:
-        assert bot._sample(game, action, 0, end, leaf) == judged._sample(game, action, 0, end, leaf)
-        assert bot._sample(game, action, 0, mid, leaf) == plain._sample(game, action, 0, mid, leaf)
-    assert any(bot._sample(game, a, 0, end, leaf) != plain._sample(game, a, 0, end, leaf)
-               for a in game.legal_actions()[:6])
 
 
 def test_a_fit_is_compared_with_the_model_in_play_on_the_same_held_out_positions(tmp_path, capsys):

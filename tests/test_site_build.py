@@ -89,8 +89,11 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
                 assert hash_based_unchecked(archive.read(pyc)), pyc
         # nothing else: not the command line, not the two scripts PyScript fetches by address
         assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
-        for absent in ("splendor/__main__.py", "splendor/ai/arena.py", "splendor/ai/train.py", "splendor/web/main.py"):
+        for absent in ("splendor/__main__.py", "splendor/web/main.py"):
             assert absent not in names
+        # the training package, whole: not one of its modules, whatever files it holds
+        assert (ROOT / "splendor" / "training" / "train.py").exists()
+        assert not [n for n in names if n.startswith("splendor/training/")]
         assert all(info.date_time == build_site.ZIP_DATE for info in archive.infolist())
     for script in build_site.SCRIPT_FILES:
         assert (out / script).read_bytes() == (ROOT / script).read_bytes()

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from splendor.ai.arena import wilson  # noqa: E402
+from splendor.training.arena import wilson  # noqa: E402
 
 LINE = re.compile(r"^game (\d+): (\w+) scores (\[.*?\]) winners (\[.*?\]) rounds (\d+) bots (\[.*\])$")
 

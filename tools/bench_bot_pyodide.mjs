@@ -1,6 +1,6 @@
 // How many search iterations a search bot (hard or expert) gets from the browser's 0.8 s budget in Pyodide (the
 // same V8 engine as Chromium, run under node with the shipped Pyodide; no browser needed), and how long its moves
-// take there. The arena's default budget (splendor/ai/arena.py DEFAULT_BUDGET, 400 iterations) is chosen from this.
+// take there. The arena's default budget (splendor/training/arena.py DEFAULT_BUDGET, 400 iterations) is chosen from this.
 //
 //   node tools/bench_bot_pyodide.mjs [positions per seed, default 3] [level, default hard] [seconds, default 0.8]
 //

@@ -1,13 +1,12 @@
 """How the hard bot plays against itself, for tuning its game length (issue 4's self-play target).
 
     .venv/bin/python tools/bot_style.py [--games 40] [--first 0] [--iterations 100 | --seconds 0.25] [--seed 1]
-        [--jobs 2] [--players 2] [--clairvoyant]
+        [--jobs 2] [--players 2]
         [--hard '{"leaf_opponent": 0.8}'] [--weights '{"bonus": 1.0}'] [--vs medium] [--per-game]
         [--pair LOG]
 
 Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a hard bot built from ``--hard``
-(HardBot keyword arguments; ``rollout_weights`` as an object of weight overrides for the playouts alone) and
-``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
+(HardBot keyword arguments, or ExpertBot's with ``"expert": true``: :func:`hard_bot`) and ``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
 error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
 reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
 With ``--vs`` the other seat is that level and the hard bot's win rate is printed too, with its 95% interval, and
@@ -22,10 +21,7 @@ need a core each). ``--first K`` starts at the
 arena's game K + 1 (to split a long run, or finish one); ``--per-game`` prints each game's length in the arena's
 ``--progress`` format ("game 12: ... rounds 28"), so two runs, or a run and an arena log, compare game by game;
 ``--pair LOG`` does that comparison: over the games found in both, the mean difference in rounds (this run minus
-the log) with its standard error. ``--clairvoyant`` shows the tuned bot the true game at each of its decisions (the
-decks' order, the others' hidden reservations) and its search plays that game alone instead of deals of the unseen
-cards: against the same deals without it, what the hidden information is worth to that bot (a measurement, never a
-level).
+the log) with its standard error.
 
 The same deals for every setting make two runs a paired comparison: 40 games at 100 iterations take about 2.5
 minutes on 2 cores; confirm a setting with the arena itself (200 games, the default 400 iterations).
@@ -47,10 +43,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from splendor.ai import arena, get_bot  # noqa: E402
+from splendor.ai import get_bot  # noqa: E402
+from splendor.training import arena  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
-from splendor.ai.heuristic import LeafModel, Weights, result_share, seat_values  # noqa: E402
-from splendor.ai.search import FITTED_LEAF, HARD_WEIGHTS, HardBot  # noqa: E402
+from splendor.ai.expert import ExpertBot  # noqa: E402
+from splendor.ai.heuristic import Weights, result_share, seat_values  # noqa: E402
+from splendor.ai.learned import load_model  # noqa: E402
+from splendor.ai.search import HARD_WEIGHTS, HardBot  # noqa: E402
 
 #: The points whose first round is printed: for the leader (the first seat to reach them), and per bot (5 and 10).
 MARKS = (5, 10, 13)
@@ -59,7 +58,7 @@ SEAT_MARKS = (5, 10)
 
 class HandJudge:
     """The hard bot's hand-set judge in the shape of a value model, so that the expert's tree can search with it
-    (``"leaf_model": "hand"``): each seat's chance is the logistic of its value (``weights``) minus the best other
+    (``"model": "hand"``): each seat's chance is the logistic of its value (``weights``) minus the best other
     seat's, over ``scale`` points - the hard bot's leaf with the opponent counted fully - and the result once the
     game is over."""
 
@@ -68,7 +67,7 @@ class HandJudge:
         self.scale = scale
 
     def values(self, game, weights=None):
-        """The seats' values on the logistic's scale (the flat search's leaf reads these)."""
+        """The seats' values on the logistic's scale."""
         return [v / self.scale for v in seat_values(game, self.weights)]
 
     def win_chances(self, game):
@@ -86,47 +85,24 @@ class HandJudge:
         return self.win_chances(game)[seat]
 
 
-class Clairvoyant:
-    """The tuned bot shown the true game at each of its decisions - the decks' order, the other seats' hidden
-    reservations - instead of a deal of what its seat cannot see, and searching that game alone (``redeal`` off):
-    ``--clairvoyant``, a measurement of what the hidden information is worth to it, never a level."""
-
-    def __init__(self, bot):
-        self.bot = bot
-        self.level = bot.level
-        bot.redeal = False
-        self.game = None  # the game being played (arena.play_game's ``start``)
-
-    def choose(self, observation, rng, budget=None):
-        budget = Budget.parse(budget, self.bot.default_budget).started()
-        if observation["seat"] != self.game.current:
-            raise ValueError("the clairvoyant bot was asked out of turn")
-        return self.bot.decide_game(self.game.copy(), self.game.current, rng, budget)[0]
-
-
 def hard_bot(hard, weights):
-    """The hard bot of ``--hard`` (HardBot arguments; ``rollout_weights`` an object of overrides; ``leaf_model``
-    "fitted" for search.FITTED_LEAF, "learned" for the expert's shipped value model, "learned:PATH" for a model file
-    written by ``python -m splendor train``, "hand" for the hand-set values as a model (:class:`HandJudge`: an
-    expert searching with the hard bot's judge), or an object of coefficient pairs; ``"expert": true`` makes an
-    ExpertBot, whose ``leaf_model`` is its value model, default the shipped one) and ``--weights`` (overrides of
-    HARD_WEIGHTS). A wrong keyword or weight raises here."""
+    """The bot of ``--hard``: HardBot keyword arguments, or with ``"expert": true`` an ExpertBot's, whose ``model``
+    is "learned" (the shipped value model, the default), "learned:PATH" (a model file written by ``python -m
+    splendor train``) or "hand" (the hand-set values as a model, :class:`HandJudge`: the expert's tree searching with
+    the hard bot's judge); ``weights``: overrides of HARD_WEIGHTS (``--weights``). A wrong keyword or weight raises
+    here."""
     kw = dict(hard)
-    if kw.get("leaf_model") == "fitted":
-        kw["leaf_model"] = FITTED_LEAF
-    elif kw.get("leaf_model") == "hand":
-        kw["leaf_model"] = HandJudge(Weights(**{**HARD_WEIGHTS, **weights}))
-    elif isinstance(kw.get("leaf_model"), str) and kw["leaf_model"].split(":", 1)[0] == "learned":
-        from splendor.ai.learned import load_model
-        kw["leaf_model"] = load_model(kw["leaf_model"].split(":", 1)[1] if ":" in kw["leaf_model"] else None)
-    elif kw.get("leaf_model"):  # {part: [base, per_stage]}
-        kw["leaf_model"] = LeafModel(kw["leaf_model"])
-    if "rollout_weights" in kw:  # the playouts' own weights, over the hard bot's
-        kw["rollout_weights"] = Weights(**{**HARD_WEIGHTS, **weights, **kw["rollout_weights"]})
-    if kw.pop("expert", False):  # an ExpertBot (its own arguments too: prior, model_choices); leaf_model = its model
-        from splendor.ai.expert import ExpertBot
-        return ExpertBot(model=kw.pop("leaf_model", None), weights=Weights(**{**HARD_WEIGHTS, **weights}), **kw)
-    return HardBot(weights=Weights(**{**HARD_WEIGHTS, **weights}), **kw)
+    weights = Weights(**{**HARD_WEIGHTS, **weights})
+    if not kw.pop("expert", False):
+        return HardBot(weights=weights, **kw)
+    model = kw.pop("model", "learned")
+    if model == "hand":
+        model = HandJudge(weights)
+    elif isinstance(model, str) and model.split(":", 1)[0] == "learned":
+        model = load_model(model.split(":", 1)[1] if ":" in model else None)
+    else:
+        raise ValueError(f'the expert\'s model is "learned", "learned:PATH" or "hand", not {model!r}')
+    return ExpertBot(model=model, weights=weights, **kw)
 
 
 def note_marks(game, reached):
@@ -143,19 +119,14 @@ def _indexed(task):
 
 
 def one_game(task):
-    k, seed, budget, hard, weights, vs, players, tuned_budget, clairvoyant = task
+    k, seed, budget, hard, weights, vs, players, tuned_budget = task
     seats = arena.seating(k, players, players)  # the tuned bot is entry 0, the others entries 1..: as the arena's
 
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
     bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else get_bot(vs.split(":")[-1]) for e in seats]
-    if clairvoyant:
-        bots = [Clairvoyant(b) if e == 0 else b for b, e in zip(bots, seats)]
-    seers = [b for b in bots if isinstance(b, Clairvoyant)]
 
-    def start(game):  # the game, played in place: the clairvoyant bots read it, the figures at the end too
+    def start(game):  # the game, played in place: the figures at the end read it
         final.append(game)
-        for seer in seers:
-            seer.game = game
 
     seat_mix: list[dict[str, float]] = [{} for _ in range(players)]
     reached: list[dict[int, int]] = [{} for _ in range(players)]
@@ -242,8 +213,6 @@ def main(argv=None):
     parser.add_argument("--weights", default="{}", help="overrides of the hard bot's weights (HARD_WEIGHTS), as JSON")
     parser.add_argument("--vs", default="hard", help="the other seat's level (default: the same hard bot; "
                         "level:hard for the shipped hard bot)")
-    parser.add_argument("--clairvoyant", action="store_true", help="the tuned bot sees the true game (the decks' "
-                        "order, the others' hidden reservations) and searches it alone: what hidden cards are worth")
     parser.add_argument("--per-game", action="store_true", help="print each game's length first")
     parser.add_argument("--pair", metavar="LOG", help="an arena --progress or --per-game log to compare game by game "
                         "(and the tuned bot's share, from a --progress log of this tool)")
@@ -263,8 +232,7 @@ def main(argv=None):
     if args.cpu:
         budget["cpu"] = True
     tuned_budget = budget if args.tuned_seconds is None else {**budget, "seconds": args.tuned_seconds}
-    tasks = [(k, args.seed, budget, hard, weights, args.vs, args.players, tuned_budget, args.clairvoyant)
-             for k in games]
+    tasks = [(k, args.seed, budget, hard, weights, args.vs, args.players, tuned_budget) for k in games]
     t0 = time.perf_counter()
     done = {}
 
@@ -297,8 +265,7 @@ def main(argv=None):
     if args.tuned_seconds is not None:
         spent += f" ({args.tuned_seconds:g} s for the tuned bot)"
     table = f", {args.players} players" if args.players != 2 else ""
-    seer = " (clairvoyant)" if args.clairvoyant else ""
-    print(f"hard {args.hard}{seer} weights {args.weights} vs {args.vs}{table}, {spent}, {n} games, "
+    print(f"hard {args.hard} weights {args.weights} vs {args.vs}{table}, {spent}, {n} games, "
           f"seed {args.seed}{start}: {statistics.mean(rounds):.2f} rounds (se {se:.2f}, max {max(rounds)})"
           + (f"; hard wins {wins / n:.1%} [{low:.1%}, {high:.1%}]" if args.vs != "hard" else "")
           + f" [{time.perf_counter() - t0:.0f} s]")

@@ -53,10 +53,10 @@ OPTIONAL_ROOT_FILES = ["favicon.ico", "manifest.webmanifest", "robots.txt"]
 PACKAGE = "splendor"
 PACKAGE_SUFFIXES = {".py", ".csv", ".json"}  # .json: the expert bot's weights (splendor/ai/expert_weights.json)
 # Present in the package but not loaded by the browser interpreters, so not in splendor.zip:
-# the command line and its commands (terminal play, benchmarks, soak, bot arena).
-NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py",
-                  "splendor/ai/arena.py", "splendor/ai/train.py", "splendor/ai/train_tables.py"}
-NOT_IN_BROWSER_DIRS = ("splendor/tests/",)
+# the command line and its commands (terminal play, benchmarks, soak).
+NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py"}
+# Whole packages left out: training and measuring the bots (the fits, the arena) never run in the page.
+NOT_IN_BROWSER_DIRS = ("splendor/tests/", "splendor/training/")
 SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
 # The scripts PyScript fetches by address (index.html's <script type="py" src> and the worker's src): plain
 # files in the site. Everything else the browser imports comes from the zip.

@@ -7,7 +7,7 @@ observation is ``game.observation(seat)`` of the seat to act. The bot rebuilds a
 
 import math
 
-from ..engine.state import determinize
+from ..engine.game import determinize
 from .budget import Budget
 from .heuristic import Scorer, View, Weights
 

@@ -124,12 +124,3 @@ class Clock:
 
     def elapsed(self):
         return self.now() - self.start
-
-    def progress(self):
-        """The share of the budget used so far, from 0 to 1 (the larger of iterations and time)."""
-        share = 0.0
-        if self.limit_n is not None:
-            share = self.n / self.limit_n
-        if self.deadline is not None:
-            share = max(share, (self.now() - self.start) / (self.deadline - self.start))
-        return min(share, 1.0)

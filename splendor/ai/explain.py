@@ -13,8 +13,7 @@ is ("it brings you to 3 green"), ``voice="they"`` about a bot ("it brings them t
 import random
 
 from ..engine.cards import COLORS, TOKEN_COLORS
-from ..engine.game import parse_action
-from ..engine.state import determinize
+from ..engine.game import determinize, parse_action
 from .heuristic import WINNING_POINTS
 
 _WORDS = {

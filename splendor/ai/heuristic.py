@@ -499,49 +499,19 @@ def seat_parts(w, p, market, nobles, stage, supply):
     return (pts, w.bonus * (1.0 - stage) * eng, nob, len(p._reserved), pro, usable, tok[5])
 
 
-class LeafModel:
-    """A seat's standing as a linear model of its :func:`seat_parts`, fitted to game results (tools/fit_leaf.py):
-    each part's coefficient is ``base + per_stage x stage``, and the logistic of the difference between two seats'
-    standings is the chance that the first wins. ``coefficients``: {part: (base, per_stage)} for every part."""
-
-    def __init__(self, coefficients):
-        if set(coefficients) != set(PARTS):
-            raise ValueError(f"a leaf model needs a coefficient pair for each of {', '.join(PARTS)}")
-        self.coefficients = {k: tuple(coefficients[k]) for k in PARTS}
-        self._base = [self.coefficients[k][0] for k in PARTS]
-        self._slope = [self.coefficients[k][1] for k in PARTS]
-
-    def values(self, game, weights):
-        """Every seat's standing in a (determinized) game, the parts read with ``weights``."""
-        stage = stage_of(game)
-        market = [c for row in game._market for c in row if c is not None]
-        co = [b + k * stage for b, k in zip(self._base, self._slope)]
-        out = []
-        for p in game._players:
-            parts = seat_parts(weights, p, market, game._nobles, stage, game._supply)
-            out.append(sum(c * x for c, x in zip(co, parts)))
-        return out
-
-
 def result_share(game, seat):
     """A finished game's result for ``seat``: 1 for a win, a share of a shared victory, 0 for a loss."""
     win = game.winners
     return 1.0 / len(win) if seat in win else 0.0
 
 
-def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0, model=None):
+def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0):
     """``seat``'s standing at a search leaf, 0..1: the result when the game is over, otherwise a logistic of its
-    value minus the best opponent's, where the opponent's change since the root (``opp_ref``) counts
-    ``opp_weight`` times (below 1: the seat's own progress matters more than holding the opponent back). With a
-    :class:`LeafModel` the standings are the model's (already on the logistic's scale); without, the seats' values
-    over ``scale``."""
+    value minus the best opponent's over ``scale``, where the opponent's change since the root (``opp_ref``) counts
+    ``opp_weight`` times (below 1: the seat's own progress matters more than holding the opponent back)."""
     if game.phase_ == "over":
         return result_share(game, seat)
-    if model is not None:
-        vals = model.values(game, weights)
-        scale = 1.0
-    else:
-        vals = seat_values(game, weights)
+    vals = seat_values(game, weights)
     best = max(v for j, v in enumerate(vals) if j != seat)
     d = (vals[seat] - opp_ref - opp_weight * (best - opp_ref)) / scale
     if d < -30:

@@ -1,5 +1,5 @@
 """A learned evaluation: a seat's chance to win, as a logistic model of features of its position, fitted to the
-results of played games (``python -m splendor train``, :mod:`splendor.ai.train`).
+results of played games (``python -m splendor train``, :mod:`splendor.training.train`).
 
 Each seat gets a few features (:data:`FEATURES`): the parts of its hand-written value (``heuristic.seat_parts``, read
 with the hard bot's weights) and some facts the hand-written value does not weigh (bonuses and tokens held, how many
@@ -18,78 +18,11 @@ import json
 import math
 import os
 
-from .heuristic import (WINNING_POINTS, Weights, bonus_terms, context_value, result_share, seat_context,
-                        stage_of)
-
-#: The per-seat features, in the order the weights list them.
-FEATURES = ("points", "engine", "nobles", "held", "prospects", "usable", "gold",
-            "bonuses", "tokens", "affordable", "afford_points", "late_points", "nobles_near")
-
-#: The hand-written value's weights the first seven features are read with (the hard bot's: search.HARD_WEIGHTS).
-READ_WEIGHTS = {"bonus": 1.0, "reserve_slot": 0.1}
+from .features import FEATURES, READ_WEIGHTS, check_header, game_features
+from .heuristic import Weights, result_share
 
 FORMAT = "splendor-value-model"
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_weights.json")
-
-
-def seat_features(w, p, market, nobles, stage, supply):
-    """The :data:`FEATURES` of player ``p`` (an engine Player of a determinized game), ``w`` the Weights read."""
-    bon = p.bon
-    tok = p.tok
-    eng, nob, _ = bonus_terms(w, bon, nobles)
-    ctx = seat_context(w, bon, 0, market, nobles, stage, p._reserved)
-    gold = tok[5]
-    use = [0, 0, 0, 0, 0]  # as context_value: tokens beyond the most any visible card asks for are idle
-    affordable = 0
-    afford_points = 0
-    cards = ctx[1]
-    for prices, _, _ in cards:
-        short = 0
-        for i, n in prices:
-            if n > use[i]:
-                use[i] = n
-            d = n - tok[i]
-            if d > 0:
-                short += d
-        if short <= gold:
-            affordable += 1
-    if affordable:
-        # the points of the cards it can buy now: market cards and its own reserve (same order as seat_context)
-        visible = list(market) + list(p._reserved)
-        for (prices, _, _), card in zip(cards, visible):
-            if card.points > afford_points:
-                short = 0
-                for i, n in prices:
-                    d = n - tok[i]
-                    if d > 0:
-                        short += d
-                if short <= gold:
-                    afford_points = card.points
-    usable = 0
-    for i in range(5):
-        usable += tok[i] if tok[i] < use[i] else use[i]
-    pro = context_value(w, (0.0, cards, ctx[2]), tok, supply) - w.token * usable - w.gold * gold
-    pts = p.points
-    near = 0
-    for nb in nobles:
-        need = 0
-        for i, n in nb.needs:
-            if bon[i] < n:
-                need += n - bon[i]
-        if need <= 2:
-            near += 1
-    return (pts + (w.finish if pts >= WINNING_POINTS else 0.0), w.bonus * (1.0 - stage) * eng, nob,
-            len(p._reserved), pro, usable, gold, sum(bon), sum(tok), affordable, afford_points,
-            pts - 10 if pts > 10 else 0, near)
-
-
-def game_features(game, w):
-    """(stage, [features of each seat]) of a (determinized) game."""
-    stage = stage_of(game)
-    market = [c for row in game._market for c in row if c is not None]
-    nobles = game._nobles
-    supply = game._supply
-    return stage, [seat_features(w, p, market, nobles, stage, supply) for p in game._players]
 
 
 def _sigmoid(z):
@@ -104,7 +37,7 @@ class ValueModel:
     """The learned evaluation (see the module text). ``base``, ``per_stage``: one coefficient per feature;
     ``to_move``: the logit worth of being the seat to move. ``meta``: what the training command recorded (seed,
     games, held-out loss...). ``tables``: {players: :class:`TableModel`}, a 3- or 4-player table's own model (none
-    shipped). Usable as the hard search's ``leaf_model`` (it has ``values(game, weights)``)."""
+    shipped)."""
 
     def __init__(self, base, per_stage, to_move=0.0, meta=None, tables=None):
         _check_coefficients(base, per_stage)
@@ -129,10 +62,6 @@ class ValueModel:
         co = [b + k * stage for b, k in zip(base, per_stage)]
         return [sum(c * x for c, x in zip(co, f)) for f in feats]
 
-    def values(self, game, weights=None):
-        """As :meth:`standings` (the search's leaf interface; the search's ``weights`` are not used)."""
-        return self.standings(game)
-
     def win_chance(self, game, seat):
         """The model's chance that ``seat`` wins (the result itself when the game is over)."""
         return self.win_chances(game)[seat]
@@ -155,19 +84,6 @@ class ValueModel:
             best = max(u for j, u in enumerate(st) if j != s)
             out.append(_sigmoid(v - best + (tm if cur == s else -tm)))
         return out
-
-    def win_share(self, game, seat):
-        """``seat``'s chance to win as its share of the table: exp(its standing) over the sum of every seat's (at
-        two seats the same as :meth:`win_chance` without the to-move term; at larger tables every opponent counts,
-        not only the best one). The result itself when the game is over."""
-        if game.phase_ == "over":
-            return result_share(game, seat)
-        if len(game._players) in self.tables:
-            return self._table_shares(game)[seat]
-        st = self.standings(game)
-        top = max(st)
-        e = [math.exp(v - top) for v in st]
-        return e[seat] / sum(e)
 
     def _table_shares(self, game):
         """Every seat's chance to win by the table's model: the softmax over the seats of standing + the worth of
@@ -249,14 +165,6 @@ class TableModel:
         if not isinstance(data, dict):
             raise ValueError(f"the {players}-player table is not an object")
         return cls(players, data["base"], data["per_stage"], data["order"], data["seat"], data.get("meta"))
-
-
-def check_header(data, fmt, what):
-    """ValueError unless ``data`` is a dict of format ``fmt``, version 1 (``what`` names the kind in the message)."""
-    if not isinstance(data, dict) or data.get("format") != fmt:
-        raise ValueError(f"not a {what} (format {fmt!r} expected)")
-    if data.get("version") != 1:
-        raise ValueError(f"{what} version {data.get('version')!r} is not supported (1 expected)")
 
 
 def _read(path, parse):

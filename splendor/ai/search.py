@@ -7,12 +7,10 @@ deals (common random numbers, so their differences are not drowned by the luck o
 dropped as evidence accumulates (successive halving), and the best average wins.
 """
 
-import math
-
 from .bots import Bot, _top
 from .budget import Budget
 from ..engine.cards import COLOR_INDEX
-from .heuristic import LeafModel, Scorer, Weights, leaf_value, seat_values
+from .heuristic import Scorer, Weights, leaf_value, seat_values
 
 
 def resample(base, seat, rng):
@@ -67,24 +65,18 @@ def prune(game, legal, scorer, keep_takes=3, keep_reserves=2):
     return out or legal
 
 
-def playout(g, plies, scorer, tau=0.0, rng=None):
-    """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends). With a
-    temperature ``tau`` (and ``rng``) an action-phase move is drawn from the softmax of the scores over ``tau``
-    instead of being the best one."""
+def playout(g, plies, scorer):
+    """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends)."""
     k = 0
     while k < plies and g.phase_ != "over":
         legal = g.legal_actions()
         if len(legal) == 1:
             a = legal[0]
         else:
-            soft = False
             if g.phase_ == "action":
                 legal = prune(g, legal, scorer)
-                soft = tau > 0.0
             best = None
             for s, act in scorer.scores(g, g.current, legal):
-                if soft:  # Gumbel noise: the best of the noisy scores is a draw from the softmax
-                    s -= tau * math.log(-math.log(rng.random() or 1e-300))
                 if best is None or s > best[0]:
                     best = (s, act)
             a = best[1]
@@ -107,61 +99,30 @@ def finish_turn(g, scorer):
 #: length"); the medium bot keeps the defaults.
 HARD_WEIGHTS = {"bonus": 1.0, "reserve_slot": 0.1}
 
-#: A leaf model for the search (``HardBot(leaf_model=FITTED_LEAF)``; off): each part of a seat's value (read with
-#: HARD_WEIGHTS) weighted as fitted to the results of 3,200 medium self-play games (``python tools/fit_leaf.py``),
-#: coefficient = base + per_stage x the leader's points over 15. Stronger than the hand-set leaf but not shorter
-#: games (docs/BOTS.md, fifth round), so the shipped bot keeps the hand-set one.
-FITTED_LEAF = LeafModel({
-    "points": (0.374, 0.365),
-    "engine": (0.985, -0.74),
-    "nobles": (0.86, -0.404),
-    "held": (0.023, -0.129),
-    "prospects": (0.388, 0.447),
-    "usable": (0.087, -0.006),
-    "gold": (0.046, -0.123),
-})
-
-
 class HardBot(Bot):
-    """Searches: see the module text. ``candidates``: the best-looking moves searched; ``every_buy`` (a tuning knob,
-    off): every possible purchase is searched too, wherever the scorer ranks it (docs/BOTS.md, fourth round);
-    ``horizon``: turns played out after each move; ``leaf_model`` (a tuning knob): a :class:`LeafModel` judging the
-    position a playout reaches, instead of the hand-set values over a logistic scale of 3 points (FITTED_LEAF: see
-    docs/BOTS.md, fifth round); ``halving`` (a tuning knob): "doubling" drops the worse half of the candidates after
-    4, 8, 16 ... deals, "even" after each equal share of the budget (docs/BOTS.md, sixth round)."""
+    """Searches: see the module text. ``candidates``: the best-looking moves searched; ``horizon``: turns played out
+    after each move (``endgame_horizon`` once anyone has ``endgame_points``); ``leaf_opponent``: how much the best
+    opponent's value counts against the seat's at a leaf, the hand-set values over a logistic scale of 3 points.
+    The worse half of the candidates is dropped after 4, 8, 16 ... deals (successive halving)."""
 
     level = "hard"
     default_budget = Budget(seconds=0.8)
-    #: (a measurement, never a level) False: the search plays the game it is given as it is instead of dealing the
-    #: unseen cards afresh each iteration; given the true game, a bot that sees every hidden card
-    #: (tools/bot_style.py --clairvoyant: what the hidden information is worth)
-    redeal = True
 
-    def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11,
-                 rollout_weights=None, leaf_opponent=0.8, every_buy=False, leaf_model=None, halving="doubling"):
-        if halving not in ("doubling", "even"):
-            raise ValueError(f"halving must be 'doubling' or 'even', not {halving!r}")
+    def __init__(self, weights=None, candidates=8, horizon=4, endgame_horizon=12, endgame_points=11, leaf_opponent=0.8):
         self.weights = weights or Weights(**HARD_WEIGHTS)
         self.scorer = Scorer(self.weights)
-        self.rollout = Scorer(rollout_weights) if rollout_weights else self.scorer
         self.candidates = candidates
-        self.every_buy = every_buy
         self.horizon = horizon
         # Near the end the result itself decides: play the samples out (up to this many turns) once anyone has
         # ``endgame_points``.
         self.endgame_horizon = endgame_horizon
         self.endgame_points = endgame_points
         self.leaf_opponent = leaf_opponent
-        self.leaf_model = leaf_model
-        self.halving = halving
 
     def _candidates(self, game, seat, scored):
-        """The moves the search tries: the scorer's best ``candidates`` (and every buy with ``every_buy``)."""
+        """The moves the search tries: the scorer's best ``candidates``."""
         ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])
-        cands = [scored[i][1] for i in ranked[: self.candidates]]
-        if self.every_buy:
-            cands += [scored[i][1] for i in ranked[self.candidates:] if scored[i][1].kind == "buy"]
-        return cands
+        return [scored[i][1] for i in ranked[: self.candidates]]
 
     def _horizon(self, game, turns):
         """The playouts' length: ``turns``, or the endgame's longer horizon once anyone has ``endgame_points``."""
@@ -174,7 +135,7 @@ class HardBot(Bot):
         reaches."""
         g = det.copy()
         g.apply_unchecked(action)
-        playout(g, horizon, self.rollout)
+        playout(g, horizon, self.scorer)
         return leaf(g, seat)
 
     def _decide(self, game, seat, rng, budget, legal):
@@ -188,40 +149,27 @@ class HardBot(Bot):
         counts = [0] * k
         alive = list(range(k))
         horizon = self._horizon(game, self.horizon)
-        model = self.leaf_model
-        leaf = getattr(model, "leaf", None)  # a model that judges the seat against the others itself (a ValueNet)
-        if leaf is None:
-            vals = model.values(game, self.weights) if model else seat_values(game, self.weights)
-            opp_ref = max(v for j, v in enumerate(vals) if j != seat)
-            weights, opp_weight = self.weights, self.leaf_opponent
+        vals = seat_values(game, self.weights)
+        opp_ref = max(v for j, v in enumerate(vals) if j != seat)
+        weights, opp_weight = self.weights, self.leaf_opponent
 
-            def leaf(g, s):
-                return leaf_value(g, weights, s, opp_weight, opp_ref, model=model)
+        def leaf(g, s):
+            return leaf_value(g, weights, s, opp_weight, opp_ref)
+
         clock = budget.clock()
         samples = 0
         next_cut = 4
-        even = self.halving == "even"
-        if even:  # the budget in equal shares, one a phase: each phase halves the field, the last one picks of two
-            phases, n = 1, k
-            while n > 2:
-                n = (n + 1) // 2
-                phases += 1
-            cut = 1
-        redeal = self.redeal
         while not clock.done():
-            det = resample(game, seat, rng) if redeal else game  # (each sample plays a copy of it)
+            det = resample(game, seat, rng)  # (each sample plays a copy of it)
             for i in alive:
                 totals[i] += self._sample(det, cands[i], seat, horizon, leaf)
                 counts[i] += 1
                 clock.tick()
             samples += 1
-            if len(alive) > 2 and (clock.progress() >= cut / phases if even else samples >= next_cut):
+            if len(alive) > 2 and samples >= next_cut:
                 alive.sort(key=lambda i: -totals[i] / counts[i])
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
-                if even:
-                    cut += 1
-                else:
-                    next_cut *= 2
+                next_cut *= 2
         if not any(counts):
             return cands[0], {"iterations": 0, "candidates": _top(scored)}
         pool = [i for i in range(k) if counts[i] == max(counts)]

@@ -1,4 +1,4 @@
-"""The expert bot's search (``ExpertBot(tree=True)``, the shipped level; ``tree=False`` is the hard bot's flat one).
+"""The expert bot's search (:class:`~splendor.ai.expert.ExpertBot`).
 
 Single-observer information-set Monte Carlo tree search: every iteration deals the unseen cards afresh (as the hard
 bot's search does), walks down one tree of actions shared by all the deals, choosing at each action phase among the
@@ -11,10 +11,8 @@ replies and the seat's next moves too.
 """
 
 import math
-import random
 
-from .budget import Budget
-from .search import HardBot, finish_turn, playout, prune, resample
+from .search import finish_turn, playout, resample
 
 
 class _Edge:
@@ -74,29 +72,11 @@ def _choose(node, moves, c):
     return best, False
 
 
-def _offers(g, scorer, width, pruned=False):
-    """The scorer's ``width`` best of every legal move in ``g`` (of the playout's pruned moves with ``pruned``)."""
-    legal = g.legal_actions()
-    if pruned and len(legal) > 1:
-        legal = prune(g, legal, scorer)
-    rated = scorer.scores(g, g.current, legal)
+def _offers(g, scorer, width):
+    """The scorer's ``width`` best of every legal move in ``g``."""
+    rated = scorer.scores(g, g.current, g.legal_actions())
     rated.sort(key=lambda t: -t[0])
     return [a for _, a in rated[:width]]
-
-
-def _hard_predictor(iterations, rng):
-    """The other seats' move in a deal as the hard bot would choose it with ``iterations`` of its search (the
-    ``tree_others_hard`` knob): a model of hard opponents that agrees with their moves more often than the scorer's
-    best does."""
-    hard = HardBot()
-
-    def predict(g):
-        legal = g.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return hard._decide(g, g.current, rng, Budget(iterations=iterations).started(), legal)[0]
-
-    return predict
 
 
 def _choose_root(node, moves, priors, c):
@@ -125,12 +105,11 @@ def _choose_root(node, moves, priors, c):
     return e, False
 
 
-def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned=False, predict=None, root=None):
+def _walk(g, node, path, scorer, width, c, moves, root=None):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
-    below it the scorer's ``width`` best of every legal move (of the playout's pruned moves with ``pruned``;
-    ``others`` best for a mover other than ``seat``, when given; remembered per position on the edge above,
-    :func:`_offers`; ``predict(g)``, when given, is the other seats' one move)."""
+    below it the scorer's ``width`` best of every legal move (remembered per position on the edge above,
+    :func:`_offers`). ``root``: (priors, constant) to choose the first step by :func:`_choose_root` (PUCT)."""
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)
@@ -139,11 +118,7 @@ def _walk(g, node, path, scorer, width, c, moves, seat=None, others=None, pruned
             key = _seen_key(g)  # e: the edge just followed (the first step's moves are always given)
             moves = e.offers.get(key)
             if moves is None:
-                if predict is not None and g.current != seat:
-                    moves = e.offers[key] = [predict(g)]
-                else:
-                    moves = e.offers[key] = _offers(g, scorer, others if others and g.current != seat else width,
-                                                    pruned)
+                moves = e.offers[key] = _offers(g, scorer, width)
         mover = g.current
         if root is not None:
             e, new = _choose_root(node, moves, root[0], root[1])
@@ -162,26 +137,19 @@ def search(bot, game, seat, cands, rng, clock, horizon, priors=None):
     """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands`` (chosen at the root by
     PUCT with ``priors`` when given, else by UCB): (best index into cands, per-candidate [visits, total value], the
     most moves one walk down the tree made)."""
-    model, scorer = bot.model, bot.rollout
+    model, scorer = bot.model, bot.scorer
     n_seats = len(game._players)
     root = {}
     deepest = 0
-    paranoid = bot.tree_paranoid
-    to_seat = bot.tree_to_seat and horizon == bot.tree_horizon  # (not the endgame's longer playouts)
-    predict = _hard_predictor(bot.tree_others_hard, random.Random(rng.random())) if bot.tree_others_hard else None
-    redeal = bot.redeal
     while not clock.done():
-        g = resample(game, seat, rng) if redeal else game.copy()
+        g = resample(game, seat, rng)
         path = []
-        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, seat, bot.tree_others, bot.tree_pruned,
-              predict, (priors, bot.prior_c) if priors else None)
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, (priors, bot.prior_c) if priors else None)
         if g.phase_ != "over":
             finish_turn(g, scorer)
-            playout(g, (seat - g.current) % n_seats if to_seat else horizon, scorer)
+            playout(g, horizon, scorer)
         deepest = max(deepest, len(path))
         vals = _values(model, g, n_seats)
-        if paranoid:  # every other seat's move is worth what it takes from the seat
-            vals = [vals[seat] if s == seat else 1.0 - vals[seat] for s in range(n_seats)]
         for e, mover in path:
             e.n += 1
             e.w += vals[mover]

@@ -21,7 +21,7 @@ import math
 import operator
 
 from .heuristic import Weights, result_share, stage_of
-from .learned import READ_WEIGHTS, check_header, seat_features
+from .features import READ_WEIGHTS, check_header, seat_features
 
 FORMAT = "splendor-value-net"
 NOBLE_SLOTS = 5
@@ -176,10 +176,6 @@ class ValueNet:
             p = _sigmoid(self.logits_of(table, vecs, game.current, 0)[0])
             return [p, 1.0 - p]
         return [_sigmoid(min(self.logits_of(table, vecs, game.current, s))) for s in range(n)]
-
-    def leaf(self, game, seat):
-        """The search's leaf value: :meth:`win_chance`."""
-        return self.win_chance(game, seat)
 
     # -- the weights file ---------------------------------------------------------------------------------------
     def to_dict(self):

@@ -16,8 +16,8 @@ from .cards import (
     card_from_code,
     noble_from_code,
 )
-from .game import PHASES, VARIANTS, Game, Player, new_game, parse_action, replay
-from .state import InvalidStateError, determinize
+from .game import PHASES, VARIANTS, Game, Player, determinize, new_game, parse_action, replay
+from .state import InvalidStateError
 
 __all__ = [
     "Action", "IllegalActionError", "NotationError", "InvalidStateError", "KINDS", "PHASES", "VARIANTS",

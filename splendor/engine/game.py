@@ -28,16 +28,9 @@ from .cards import (
     noble_from_code,
 )
 
-VARIANTS = ("open_reservations", "noble_veto", "rotating_series")
-PHASES = ("action", "return", "noble", "veto", "over")
-TOKENS_PER_COLOR = {2: 4, 3: 5, 4: 7}
-GOLD_TOKENS = 5
-WINNING_POINTS = 15
-TOKEN_LIMIT = 10
-RESERVE_LIMIT = 3
-STATE_FORMAT = "splendor-state"
-RECORD_FORMAT = "splendor-record"
-FORMAT_VERSION = 1
+from .rules import (FORMAT_VERSION, GOLD_TOKENS, PHASES, RECORD_FORMAT, RESERVE_LIMIT, STATE_FORMAT, TOKEN_LIMIT,
+                    TOKENS_PER_COLOR, VARIANTS, WINNING_POINTS)
+from .state import InvalidStateError, game_from_dict
 
 # Opcodes of the undo journal: each apply pushes one frame of (scalars, steps...).
 _TOK, _PAY, _RES_MARKET, _RES_DECK, _BUY_MARKET, _BUY_RESERVED, _NOBLE, _VETO, _DEAL, _SERIES_END = range(10)
@@ -871,8 +864,6 @@ class Game:
     def from_dict(cls, data):
         """Rebuild a game from ``to_dict()`` data, checking that it is a consistent position (ValueError with the
         reason otherwise). The undo history is not restored; the action list is kept for ``record()``."""
-        from .state import game_from_dict
-
         return game_from_dict(cls, data)
 
 
@@ -961,5 +952,43 @@ def replay(record):
     return game
 
 
-__all__ = ["Game", "Player", "new_game", "parse_action", "replay", "VARIANTS", "PHASES",
+
+def determinize(observation, rng):
+    """A full Game consistent with ``observation`` (from ``Game.observation``): the unseen cards (deck order and
+    other seats' blind reservations) are dealt at random with ``rng``. Bots search such samples, so what they do
+    cannot depend on what their seat may not see.
+    """
+    obs = observation
+    seen = set()
+    for row in obs["market"]:
+        seen.update(c for c in row if c)
+    for t in obs["tableaus"]:
+        seen.update(t["cards"])
+        seen.update(r for r in t["reserved"] if isinstance(r, str))
+    unseen = [[c.code for c in level if c.code not in seen] for level in CARDS_BY_LEVEL]
+    for pool in unseen:
+        rng.shuffle(pool)
+    tableaus = []
+    for t in obs["tableaus"]:
+        reserved = []
+        for r in t["reserved"]:
+            if isinstance(r, str):
+                reserved.append({"card": r, "hidden": False})
+            else:
+                reserved.append({"card": unseen[r["level"] - 1].pop(), "hidden": True})
+        tableaus.append({"tokens": t["tokens"], "cards": t["cards"], "nobles": t["nobles"], "reserved": reserved})
+    decks = []
+    for lv in range(3):
+        pool = unseen[lv]
+        if len(pool) != obs["deck_sizes"][lv]:
+            raise InvalidStateError("the observation's deck sizes do not match the unseen cards")
+        decks.append(pool)
+    data = {k: obs[k] for k in ("players", "variants", "first_player", "game_index", "series_results", "start",
+                                "current", "phase", "final_round", "passes", "turns", "supply", "market",
+                                "nobles")}
+    data.update(format=STATE_FORMAT, version=FORMAT_VERSION, seed=0, decks=decks, tableaus=tableaus)
+    return game_from_dict(Game, data)
+
+
+__all__ = ["Game", "Player", "new_game", "parse_action", "replay", "determinize", "VARIANTS", "PHASES",
            "IllegalActionError", "NotationError", "card_from_code", "noble_from_code"]

@@ -1,4 +1,4 @@
-"""Reading states back: ``Game.from_dict`` with full validation, and ``determinize`` for bots.
+"""Reading states back: ``Game.from_dict`` with full validation (``determinize``, for bots, builds on it in game.py).
 
 A state read from outside (a saved game, a crafted file) is checked before it becomes a Game: every card of the game
 exactly once, tokens conserved, no count negative, the phase consistent with the position. Every fault raises
@@ -6,7 +6,8 @@ exactly once, tokens conserved, no count negative, the phase consistent with the
 """
 
 from .actions import NotationError
-from .cards import CARDS, CARDS_BY_LEVEL, COLORS, NOBLES, TOKEN_COLORS, card_from_code, noble_from_code
+from .cards import CARDS, COLORS, NOBLES, TOKEN_COLORS, card_from_code, noble_from_code
+from .rules import FORMAT_VERSION, GOLD_TOKENS, PHASES, STATE_FORMAT, TOKEN_LIMIT, TOKENS_PER_COLOR, WINNING_POINTS
 
 
 class InvalidStateError(ValueError):
@@ -63,9 +64,6 @@ def _noble(code, what):
 
 
 def game_from_dict(cls, data):
-    from .game import (FORMAT_VERSION, GOLD_TOKENS, PHASES, STATE_FORMAT, TOKEN_LIMIT, TOKENS_PER_COLOR,
-                       WINNING_POINTS, Game)
-
     data = _dict(data, "a game state")
     if data.get("format") != STATE_FORMAT:
         _fail(f"not a game state: format is {data.get('format')!r}, expected {STATE_FORMAT!r}")
@@ -233,43 +231,4 @@ def game_from_dict(cls, data):
     return game
 
 
-def determinize(observation, rng):
-    """A full Game consistent with ``observation`` (from ``Game.observation``): the unseen cards (deck order and
-    other seats' blind reservations) are dealt at random with ``rng``. Bots search such samples, so what they do
-    cannot depend on what their seat may not see.
-    """
-    from .game import FORMAT_VERSION, STATE_FORMAT, Game
-
-    obs = observation
-    seen = set()
-    for row in obs["market"]:
-        seen.update(c for c in row if c)
-    for t in obs["tableaus"]:
-        seen.update(t["cards"])
-        seen.update(r for r in t["reserved"] if isinstance(r, str))
-    unseen = [[c.code for c in level if c.code not in seen] for level in CARDS_BY_LEVEL]
-    for pool in unseen:
-        rng.shuffle(pool)
-    tableaus = []
-    for t in obs["tableaus"]:
-        reserved = []
-        for r in t["reserved"]:
-            if isinstance(r, str):
-                reserved.append({"card": r, "hidden": False})
-            else:
-                reserved.append({"card": unseen[r["level"] - 1].pop(), "hidden": True})
-        tableaus.append({"tokens": t["tokens"], "cards": t["cards"], "nobles": t["nobles"], "reserved": reserved})
-    decks = []
-    for lv in range(3):
-        pool = unseen[lv]
-        if len(pool) != obs["deck_sizes"][lv]:
-            raise InvalidStateError("the observation's deck sizes do not match the unseen cards")
-        decks.append(pool)
-    data = {k: obs[k] for k in ("players", "variants", "first_player", "game_index", "series_results", "start",
-                                "current", "phase", "final_round", "passes", "turns", "supply", "market",
-                                "nobles")}
-    data.update(format=STATE_FORMAT, version=FORMAT_VERSION, seed=0, decks=decks, tableaus=tableaus)
-    return game_from_dict(Game, data)
-
-
-__all__ = ["InvalidStateError", "game_from_dict", "determinize", "NotationError"]
+__all__ = ["InvalidStateError", "game_from_dict", "NotationError"]

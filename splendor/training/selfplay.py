@@ -80,7 +80,7 @@ def play_one(task):
     """One self-play game: (k, value rows, policy records, result for seat 0 or None when it did not finish)."""
     from ..ai.expert import ExpertBot
     from ..ai.valuenet import game_vectors
-    from ..ai import arena
+    from . import arena
     k, seed, model_path, iterations, explore = task
     value, policy = _model(model_path)
     w = Weights(**READ_WEIGHTS)
@@ -108,7 +108,7 @@ def match_one(task):
     """One game of generation ``new`` against ``old`` (model files; None: the shipped model), the new one at seat k %
     2: (k, [], [], the new one's share of the result, or None when the game did not finish)."""
     from ..ai.expert import ExpertBot
-    from ..ai import arena
+    from . import arena
     k, seed, new, old, iterations = task
     bots = [ExpertBot(model=m, policy=p) for m, p in (_model(new), _model(old))]
     if k % 2:
@@ -314,7 +314,7 @@ def main(argv=None, out=print):
             if os.path.exists(path):
                 window += [(k + 100_000 * (gen - g), rows, recs, y) for k, rows, recs, y in _load_games(path)]
         finished = [g for g in window if g[3] is not None]
-        from ..ai.train import fit_net, net_arrays
+        from .train import fit_net, net_arrays
         from ..ai.valuenet import ValueNet
         train_a, test_a = net_arrays([(k, rows, y) for k, rows, _, y in finished], args.holdout)
         arrays, held, epoch = fit_net(train_a, test_a, hidden=args.hidden, epochs=args.epochs, seed=args.seed + gen,

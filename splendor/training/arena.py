@@ -19,9 +19,9 @@ import statistics
 import sys
 import time
 
+from ..ai import LEVELS, get_bot
+from ..ai.budget import Budget
 from ..engine.game import new_game
-from . import LEVELS, get_bot
-from .budget import Budget
 
 MAX_ACTIONS = 1500
 #: The arena's default thinking budget: 400 search iterations per move, about what the browser's 0.8 s buys the
@@ -54,7 +54,7 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=(), wa
     """Play one game; ``bots`` is one Bot per seat. Returns a dict: status ('ok', 'stuck' or 'error'), scores,
     winners, rounds, actions, times (per seat: seconds of each action-phase decision), error. ``watch(game, seat,
     action)``, when given, sees each legal action just before it is applied (tools/bot_style.py counts them);
-    ``start(game)``, the game before its first move (tools/bot_style.py --clairvoyant shows it to a bot)."""
+    ``start(game)``, the game before its first move (tools/bot_style.py reads the game played from it)."""
     players = len(bots)
     budgets = budgets or [None] * players
     game = new_game(players=players, seed=seed, first_player=0, variants=variants)

@@ -23,7 +23,6 @@ it writes is read by ``splendor.ai.learned`` (``load_model``) in pure Python.
 """
 
 import argparse
-import json
 import math
 import operator
 import os
@@ -31,57 +30,28 @@ import random
 import sys
 import time
 
-from . import LEVELS
-from .bots import prepare
-from .heuristic import Scorer, Weights, seat_values
-from .learned import FEATURES, READ_WEIGHTS, WEIGHTS_FILE, ValueModel, game_features, load_model
+from ..ai import LEVELS
+from ..ai.budget import Budget
+from ..ai.heuristic import Weights, seat_values
+from ..ai.learned import FEATURES, READ_WEIGHTS, WEIGHTS_FILE, ValueModel, load_model, read_model
+from ..ai.valuenet import MARKET_SLOTS, NOBLE_SLOTS, ValueNet, game_vectors
+from . import arena
+from .common import (HESSIAN_SAMPLE, L2, newton, position_sources, read_position_files, run_games, training_bot,
+                     write_positions)
+from .common import read_positions  # noqa: F401  (train.read_positions: reads what --save-positions wrote)
+from .train_tables import main_table
 
-L2 = 1e-3
 NET_L2 = 1e-4
 NET_EPOCHS = 20
-POSITIONS_FORMAT = "splendor-positions"
-HESSIAN_SAMPLE = 30_000
 
 
 # -- the games ------------------------------------------------------------------------------------------------------
-def training_bot(name, model_path, explore=0.0):
-    """The bot of level ``name`` in a training game: an expert judges by ``model_path`` (default the shipped model);
-    with ``explore``, an :class:`Explorer` around it."""
-    from . import get_bot
-    if name == "expert":
-        from .expert import ExpertBot
-        bot = ExpertBot(model=load_model(model_path) if model_path else None)
-    else:
-        bot = get_bot(name)
-    return Explorer(bot, explore) if explore else bot
-
-
-class Explorer:
-    """Plays ``bot``'s moves, except that an action-phase move is, with chance ``eps``, one of the hard scorer's
-    ``width`` best-looking moves at random (the moves the search compares): training games that also visit the
-    positions the search's other candidates lead to, so the model learns to judge them (``train --explore``)."""
-
-    def __init__(self, bot, eps, width=8):
-        self.bot, self.eps, self.width = bot, eps, width
-        self.level = bot.level
-        self.scorer = Scorer(Weights(**READ_WEIGHTS))
-
-    def choose(self, observation, rng, budget=None):
-        if observation.get("phase") == "action" and rng.random() < self.eps:
-            game, seat = prepare(observation, rng)
-            scored = self.scorer.scores(game, seat, game.legal_actions())
-            scored.sort(key=lambda t: -t[0])
-            return rng.choice(scored[: self.width])[1]
-        return self.bot.choose(observation, rng, budget)
 
 
 def one_game(task):
     """(k, [(stage, vector seat 0, vector seat 1, seat 0 to move, seat 0 started, hand-set leaf logit, table)],
     result for seat 0), or (k, [], None) when the game did not finish. A seat's vector
     (:func:`splendor.ai.valuenet.seat_vector`) begins with the linear model's features."""
-    from . import arena
-    from .budget import Budget
-    from .valuenet import game_vectors
     k, seed, names, iterations, model_path, explore = task
     w = Weights(**READ_WEIGHTS)
     rows = []
@@ -107,34 +77,6 @@ def play(games, seed, names, iterations=None, model_path=None, jobs=1, out=print
     """[(k, rows, result)] in game order, printing progress with the time left."""
     return run_games(one_game, [(k, seed, names, iterations, model_path, explore) for k in range(games)], jobs, out,
                      chunksize=4)
-
-
-def run_games(one, tasks, jobs=1, out=print, chunksize=4):
-    """``one(task)`` of every task (a task begins with its game's k), in ``jobs`` processes when more than one,
-    printing progress with the time left; the results in k's order."""
-    games = len(tasks)
-    t0 = time.perf_counter()
-    done = []
-    step = max(1, games // 20)
-
-    def note(r):
-        done.append(r)
-        n = len(done)
-        if n % step == 0 or n == games:
-            el = time.perf_counter() - t0
-            out(f"  games {n}/{games}, {sum(len(x[1]) for x in done)} positions, {el:.0f} s, "
-                f"about {el / n * (games - n):.0f} s left", flush=True)
-
-    if jobs > 1 and games > 1:
-        import multiprocessing  # the command line only: the bots never use processes
-        with multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs) as pool:
-            for r in pool.imap_unordered(one, tasks, chunksize=chunksize):
-                note(r)
-    else:
-        for t in tasks:
-            note(one(t))
-    done.sort(key=lambda r: r[0])
-    return done
 
 
 # -- the fit --------------------------------------------------------------------------------------------------------
@@ -163,24 +105,6 @@ def log_loss(data, w):
         p = min(1 - 1e-9, max(1e-9, _sigmoid(sum(map(mul, w, x)))))
         total -= y * math.log(p) + (1 - y) * math.log(1 - p)
     return total / len(data)
-
-
-def solve(a, b):
-    """x with a x = b (Gaussian elimination, partial pivoting; a is small and positive definite)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[piv] = m[piv], m[c]
-        for r in range(c + 1, n):
-            f = m[r][c] / m[c][c]
-            if f:
-                for j in range(c, n + 1):
-                    m[r][j] -= f * m[c][j]
-    x = [0.0] * n
-    for c in range(n - 1, -1, -1):
-        x[c] = (m[c][n] - sum(m[c][j] * x[j] for j in range(c + 1, n))) / m[c][c]
-    return x
 
 
 def fit(data, l2=L2, steps=25, sample=HESSIAN_SAMPLE, seed=0, out=print):
@@ -216,39 +140,6 @@ def fit(data, l2=L2, steps=25, sample=HESSIAN_SAMPLE, seed=0, out=print):
     return newton(lambda w: log_loss(data, w), gradient, hessian, n, l2, steps, out)
 
 
-def newton(loss, gradient, hessian, n, l2, steps, out):
-    """The w of ``n`` numbers minimizing ``loss(w)`` + l2/2 |w|^2 by Newton steps from 0: ``gradient(w)`` the loss's
-    mean gradient, ``hessian(w)`` (the upper triangle of its summed Hessian, the count summed over); a step is halved
-    while it does not lower the objective; stops after ``steps`` or when a step gains less than 1e-7."""
-
-    def objective(w):
-        return loss(w) + 0.5 * l2 * sum(x * x for x in w)
-
-    w = [0.0] * n
-    obj = objective(w)
-    for step in range(steps):
-        g = [gi + l2 * wi for gi, wi in zip(gradient(w), w)]
-        h, count = hessian(w)
-        for i in range(n):
-            for j in range(i):
-                h[i][j] = h[j][i]
-        h = [[v / count + (l2 if i == j else 0.0) for j, v in enumerate(row)] for i, row in enumerate(h)]
-        d = solve(h, g)
-        t = 1.0
-        while True:
-            w2 = [wi - t * di for wi, di in zip(w, d)]
-            obj2 = objective(w2)
-            if obj2 <= obj or t < 1e-3:
-                break
-            t /= 2
-        gain = obj - obj2
-        w, obj = w2, obj2
-        out(f"  fit step {step + 1}: objective {obj:.5f}", flush=True)
-        if gain < 1e-7:
-            break
-    return w
-
-
 def net_arrays(games, holdout):
     """numpy arrays of the net's training and held-out positions: (first seat's vectors, second's, table numbers
     without who is to move, seat 0 to move +1/-1, result for seat 0, game number), for games k % holdout != 0 and
@@ -276,7 +167,6 @@ def _slot_groups():
     """Columns of a seat's vector and of the table's numbers that are slots of one kind (nobles; the market's cards
     of each level), as lists of column lists: for the seat [[nobles' columns], [level 1 cards'], ...]; a reserved
     card's two numbers stay in their slot (reservations keep their order)."""
-    from .valuenet import MARKET_SLOTS, NOBLE_SLOTS
     nob = list(range(13, 13 + NOBLE_SLOTS))
     m0 = 13 + NOBLE_SLOTS
     seat = [nob] + [list(range(m0 + 4 * lv, m0 + 4 * lv + 4)) for lv in range(MARKET_SLOTS // 4)]
@@ -407,59 +297,8 @@ def model_from(w, meta):
     return ValueModel(w[:k], w[k:2 * k], w[2 * k], meta)
 
 
-def write_positions(path, header, games):
-    """The played games (as :func:`play` returns them) to a gzipped JSON-lines file: a header, then a game a line."""
-    import gzip
-    with gzip.open(path, "wt", encoding="utf-8") as f:
-        f.write(json.dumps({"format": POSITIONS_FORMAT, "version": 1, **header}) + "\n")
-        for k, rows, y in games:
-            f.write(json.dumps([k, y, rows], separators=(",", ":")) + "\n")
-
-
-def read_positions(path):
-    """(header, games) of a :func:`write_positions` file; ValueError when it is not one."""
-    import gzip
-    try:
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            header = json.loads(f.readline())
-            if not isinstance(header, dict) or header.get("format") != POSITIONS_FORMAT:
-                raise ValueError(f"{path} is not a positions file (format {POSITIONS_FORMAT!r} expected)")
-            games = [(k, [tuple(r) for r in rows], y) for k, y, rows in map(json.loads, f)]
-    except (OSError, EOFError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path}: cannot be read as gzipped JSON lines ({exc})") from None
-    return header, games
-
-
-def read_position_files(parser, paths, players):
-    """(games, headers) of the ``--positions`` files ``paths``, all of games of ``players`` seats (a file that cannot
-    be read, or holds another table's games, stops the command with a clear error), printing what each holds. Each
-    file's games keep their own k: the same games are held out whichever files are fitted together."""
-    games, headers = [], []
-    for path in paths:
-        try:
-            header, more = read_positions(path)
-        except (OSError, ValueError) as exc:
-            parser.error(f"--positions: {exc}")
-        n = header.get("players", 2)
-        if n != players:
-            parser.error(f"--positions: {path} holds games of {n} players (fit them with --players {n})")
-        what = " against ".join(header["bots"]) if n == 2 else f"{n} players, {', '.join(header['bots'])}"
-        print(f"read {len(more)} games of {what} (seed {header['seed']}) from {path}", flush=True)
-        games += more
-        headers.append(header)
-    return games, headers
-
-
-def position_sources(paths, headers):
-    """What a model fitted to several ``--positions`` files records of each (its ``meta``'s ``sources``)."""
-    return [{"file": os.path.basename(path), "seed": h["seed"], "bots": h["bots"],
-             "budget_iterations": h["budget_iterations"], "model": h.get("model"), "explore": h.get("explore", 0.0),
-             "games": h.get("games")} for path, h in zip(paths, headers)]
-
-
 def main_net(args, games, seed, names, iterations, l2, argv, t0, sources):
     """Fit and write a :class:`~splendor.ai.valuenet.ValueNet` (``--net H``)."""
-    from .valuenet import ValueNet
     import numpy as np
     train, test = net_arrays(games, args.holdout)
     if not len(train[0]) or not len(test[0]):
@@ -538,7 +377,7 @@ def _check_games(parser, args, names):
 
 
 def _table_main(parser, args, argv):
-    """``train --players 3|4``: checks, then :func:`splendor.ai.train_tables.main_table`."""
+    """``train --players 3|4``: checks, then :func:`splendor.training.train_tables.main_table`."""
     for opt, used in (("--net", args.net), ("--explore", args.explore)):
         if used:
             parser.error(f"{opt} is for two-player models, not with --players {args.players}")
@@ -548,14 +387,12 @@ def _table_main(parser, args, argv):
     if not names:
         parser.error(f"--bots takes levels among {', '.join(LEVELS)} (they fill the seats in turn)")
     iterations = _check_games(parser, args, names)
-    from .learned import WEIGHTS_FILE, read_model
     try:
         base = read_model(args.base or WEIGHTS_FILE)  # a bad file fails now, not after the games
     except (OSError, ValueError) as exc:
         parser.error(f"--base: {exc}")
     if not isinstance(base, ValueModel):
         parser.error("--base: a table is added to a linear value model, not to a net")
-    from .train_tables import main_table
     return main_table(parser, args, base, names, iterations, args.l2 if args.l2 is not None else L2, argv)
 
 
@@ -590,7 +427,7 @@ def main(argv=None):
                         "files together")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
                         help="the games' players (default 2); 3 or 4 fit that table's model and add it to --base's "
-                        "(splendor.ai.train_tables)")
+                        "(splendor.training.train_tables)")
     parser.add_argument("--base", default=None, metavar="PATH",
                         help="with --players 3 or 4: the model the table is added to (default: the shipped one)")
     args = parser.parse_args(argv)

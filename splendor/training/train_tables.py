@@ -4,8 +4,7 @@ A model fitted to two-player games judges a 3- or 4-player table poorly: at four
 of what a model fitted to four-player games does (held-out log loss of the winner 1.322 against 1.225, a uniform
 guess 1.386, 3,000 medium games), and where a seat sits in the turn order counts for much more. So a table can get
 its own model (:class:`~splendor.ai.learned.TableModel`), added to the two-player model of ``--base``. (Fitted to
-medium's games, the better judge made the expert's search play worse at four seats: none is shipped; docs/BOTS.md,
-the ninth session.)
+medium's games, the better judge made the expert's search play worse at four seats: none is shipped; docs/BOTS.md.)
 
 1. Plays ``--games`` games of ``--players`` seats (``--bots`` fill the seats cyclically, rotated one seat a game;
    deal k of seed S is ``arena.game_seed("train-S-Np", k)``) and records every action-phase position: the stage,
@@ -32,9 +31,13 @@ import random
 import sys
 import time
 
-from .heuristic import Weights
-from .learned import FEATURES, READ_WEIGHTS, TableModel, game_features
-from .train import HESSIAN_SAMPLE, L2, newton, run_games
+from ..ai.budget import Budget
+from ..ai.heuristic import Weights
+from ..ai.features import FEATURES, READ_WEIGHTS, game_features
+from ..ai.learned import TableModel
+from . import arena
+from .common import (HESSIAN_SAMPLE, L2, newton, position_sources, read_position_files, run_games, training_bot,
+                     write_positions)
 
 
 def seating(k, players, names):
@@ -45,9 +48,6 @@ def seating(k, players, names):
 def one_game(task):
     """(k, [(stage, [every seat's features], seat to move, seat that started)], [each seat's share of the result]),
     or (k, [], None) when the game did not finish."""
-    from . import arena
-    from .budget import Budget
-    from .train import training_bot
     k, seed, players, names, iterations, model_path = task
     w = Weights(**READ_WEIGHTS)
     rows = []
@@ -109,7 +109,7 @@ def log_loss(data, w):
 
 
 def fit(data, l2=L2, steps=20, sample=HESSIAN_SAMPLE // 2, seed=0, out=print):
-    """The conditional logit's w minimizing the mean log loss + l2/2 |w|^2 (:func:`splendor.ai.train.newton`, the
+    """The conditional logit's w minimizing the mean log loss + l2/2 |w|^2 (:func:`splendor.training.common.newton`, the
     Hessian from up to ``sample`` positions drawn with ``seed``)."""
     n = len(data[0][0][0])
     N = len(data)
@@ -177,7 +177,6 @@ def table_vector(table):
 def main_table(parser, args, base, names, iterations, l2, argv):
     """Play (or read, ``--positions``), fit and write a table's model (``train --players N``) added to ``base`` (the
     linear model read from ``--base``); the arguments were checked by train.main."""
-    from .train import position_sources, read_position_files, write_positions
     t0 = time.perf_counter()
     players = args.players
     seed, model, sources = args.seed, args.model, {}
