@@ -73,13 +73,13 @@ def hash_based_unchecked(pyc: bytes) -> bool:
 
 
 def test_package_zip_holds_every_module_with_its_bytecode(built):
-    out, _ = built
+    out, manifest = built
     tag = pyodide_cache_tag()
     with zipfile.ZipFile(out / build_site.PACKAGE_ZIP) as archive:
         names = set(archive.namelist())
         modules = build_site.browser_package_files()
         assert {"splendor/__init__.py", "splendor/engine/game.py", "splendor/engine/cards.csv",
-                "splendor/ai/search.py", "splendor/web/view.py", "splendor/ai/expert_weights.json"} <= set(modules)
+                "splendor/ai/search.py", "splendor/web/view.py"} <= set(modules)
         for rel in modules:
             assert archive.read(rel) == (ROOT / rel).read_bytes(), rel
             if rel.endswith(".py"):
@@ -89,8 +89,12 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
                 assert hash_based_unchecked(archive.read(pyc)), pyc
         # nothing else: not the command line, not the two scripts PyScript fetches by address
         assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
-        for absent in ("splendor/__main__.py", "splendor/web/main.py"):
+        for absent in ("splendor/__main__.py", "splendor/web/main.py", "splendor/ai/expert_weights.json"):
             assert absent not in names
+        # the expert's model is a plain file of the site, fetched by the worker, and precached for offline play
+        assert (out / "splendor/ai/expert_weights.json").read_bytes() == (ROOT / "splendor/ai/expert_weights.json"
+                                                                          ).read_bytes()
+        assert "./splendor/ai/expert_weights.json" in manifest["urls"]
         # the training package, whole: not one of its modules, whatever files it holds
         assert (ROOT / "splendor" / "training" / "train.py").exists()
         assert not [n for n in names if n.startswith("splendor/training/")]

@@ -51,7 +51,7 @@ DEFAULT_OUT = ROOT / "site"
 ROOT_FILES = ["index.html", "pyscript.toml"]
 OPTIONAL_ROOT_FILES = ["favicon.ico", "manifest.webmanifest", "robots.txt"]
 PACKAGE = "splendor"
-PACKAGE_SUFFIXES = {".py", ".csv", ".json"}  # .json: the expert bot's weights (splendor/ai/expert_weights.json)
+PACKAGE_SUFFIXES = {".py", ".csv", ".json"}
 # Present in the package but not loaded by the browser interpreters, so not in splendor.zip:
 # the command line and its commands (terminal play, benchmarks, soak).
 NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py"}
@@ -61,6 +61,10 @@ SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
 # The scripts PyScript fetches by address (index.html's <script type="py" src> and the worker's src): plain
 # files in the site. Everything else the browser imports comes from the zip.
 SCRIPT_FILES = ("splendor/web/main.py", "splendor/web/worker.py")
+# Plain files that only the bot worker fetches, by address, when it first needs them: the expert's model (its
+# value and policy). Out of the zip, so the page's first paint never downloads them; precached like every site file,
+# so the expert plays offline.
+WORKER_FILES = ("splendor/ai/expert_weights.json",)
 PACKAGE_ZIP = "splendor.zip"
 PYSCRIPT_FILES = {"./" + PACKAGE_ZIP: "./*"}  # pyscript.toml [files]: unpack the zip into the working folder
 COMPILE_PYC = ROOT / "tools" / "compile_pyc.mjs"
@@ -177,7 +181,8 @@ def package_files() -> list[str]:
 
 def browser_package_files() -> list[str]:
     """The package files the browser interpreters import (the contents of splendor.zip, with bytecode)."""
-    return [rel for rel in package_files() if rel not in NOT_IN_BROWSER and rel not in SCRIPT_FILES]
+    return [rel for rel in package_files()
+            if rel not in NOT_IN_BROWSER and rel not in SCRIPT_FILES and rel not in WORKER_FILES]
 
 
 def check_pyscript_files(toml_path: Path | None = None) -> dict:
@@ -360,7 +365,7 @@ def site_sources() -> dict[str, Path]:
     if assets.is_dir():
         for path in _walk(assets):
             wanted[path.relative_to(ROOT).as_posix()] = path
-    for rel in SCRIPT_FILES:
+    for rel in SCRIPT_FILES + WORKER_FILES:
         wanted[rel] = ROOT / rel
 
     dist = ROOT / PYSCRIPT_DIST

@@ -575,7 +575,7 @@ async def _start_and_greet():
         for task in (created, watch):
             if not task.done():
                 task.cancel()
-    hello = {"hello": "page"}
+    hello = {"hello": "page", "site": str(js.document.baseURI).split("?")[0].split("#")[0].rsplit("/", 1)[0] + "/"}
     if TEST_FAULT == "silent":
         hello["test_fault"] = "silent"
     reply = json.loads(str(await worker.ping(json.dumps(hello))))

@@ -5,6 +5,7 @@ it, so a bot cannot see what its seat may not.
 """
 
 import json
+import os
 import sys
 import time
 
@@ -17,9 +18,33 @@ except ImportError:  # pragma: no cover - reported by the first answer instead
     pass
 
 
+#: The site's address, from the page's first call (``ping``): the worker fetches the expert's model beside it.
+SITE = {"base": None}
+#: Where the site serves the expert's model (tools/build_site.py WORKER_FILES): out of the package zip, so the page
+#: never downloads it; the worker fetches it when an expert first plays.
+MODEL_PATH = "splendor/ai/expert_weights.json"
+
+
+def _ensure_model(request_text):
+    """Before an expert's first move: fetch its model into this worker's copy of the package, where
+    ``splendor.ai.learned`` reads it. A synchronous request, which a worker may make (the service worker answers it
+    from its cache when offline); a failure leaves the file missing and the expert's answer says why."""
+    if '"expert"' not in request_text:
+        return
+    from splendor.ai import learned
+    if os.path.exists(learned.WEIGHTS_FILE) or not SITE["base"]:
+        return
+    from pyodide.http import open_url  # Pyodide's own module: only in the browser
+
+    text = open_url(SITE["base"] + MODEL_PATH).read()
+    with open(learned.WEIGHTS_FILE, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def choose(request_text):
     """A bot's move (or a hint) for the request: see ``splendor.web.botcall`` and ``splendor.ai.protocol``."""
     fault = _test_fault(request_text)
+    _ensure_model(request_text)
     if fault == "crash":
         raise RuntimeError("test hook: the bot helper crashed on purpose")
     if fault == "hang":
@@ -55,6 +80,8 @@ never answers). Any other request is answered normally."""
 def ping(json_text):
     """Liveness check: the page's first call once the worker is up, and the tests'. Echoes the request."""
     request = json.loads(json_text)
+    if isinstance(request.get("site"), str):
+        SITE["base"] = request["site"]
     if request.get("test_fault") == "silent":  # TEST HOOK (see _test_fault): never answer the first call
         _busy(60.0)
     return json.dumps({"pong": "pong", "echo": request, "python": sys.version.split()[0],

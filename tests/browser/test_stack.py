@@ -27,7 +27,9 @@ def test_page_boots_and_worker_answers_locally(page, request_log, console_errors
     assert page.evaluate("document.body.dataset.bytecode") == "compiled"
     assert answer["bytecode"] == "compiled"
     assert any(url.endswith("/splendor.zip") for url in request_log)
-    assert not any("/splendor/engine/" in url or "/splendor/ai/" in url for url in request_log)
+    assert not any(("/splendor/engine/" in url or "/splendor/ai/" in url)
+                   and not url.endswith("/splendor/ai/expert_weights.json")  # the service worker precaches it
+                   for url in request_log)
 
     assert request_log, "no request was recorded"
     assert any(url.endswith("/runtime/pyodide/pyodide.asm.wasm") for url in request_log)
@@ -43,13 +45,22 @@ ASK_WORKER_JS = """async (text) => {
 }"""
 
 
-def test_the_worker_plays_the_expert_with_its_shipped_weights(page, request_log, console_errors):
-    """The expert level reads its learned weights inside the worker (from the package zip, not a request of the
-    page's first paint) and answers with a legal move of its search."""
+def test_the_worker_plays_the_expert_with_its_shipped_weights(page, context, request_log, console_errors, site_url):
+    """The expert level's model (value and policy) is fetched by the worker when an expert first plays, never by the
+    page (it is not in the package zip; only the service worker precaches it, for offline play), and the expert
+    answers with a legal move of its search."""
+    fetched = []  # requests for the model that are not the service worker's own precaching
+
+    def seen(req):
+        if req.url.endswith("/splendor/ai/expert_weights.json") and req.service_worker is None:
+            fetched.append(req.url)
+
+    context.on("request", seen)
     page.set_default_timeout(READY_TIMEOUT_MS)
     page.goto("/?pace=0")
     wait_ready(page)
-    ping_worker(page, {})
+    ping_worker(page, {"site": site_url})
+    assert fetched == [], "the page or the worker's start fetched the expert's model before an expert played"
     game = splendor.new_game(players=2, seed=5)
     request = {"turn_id": 1, "observation": game.observation(0), "level": "expert", "seed": 3,
                "budget": {"iterations": 24}}
@@ -58,6 +69,10 @@ def test_the_worker_plays_the_expert_with_its_shipped_weights(page, request_log,
     assert reply["stats"]["level"] == "expert" and reply["stats"]["iterations"] >= 24
     assert splendor.parse_action(game, reply["action"]) in game.legal_actions()
     assert reply["explanation"]
-    assert not any(url.endswith(".json") and "expert" in url for url in request_log)  # inside splendor.zip
+    assert fetched == [site_url + "splendor/ai/expert_weights.json"]  # once, by the worker, for this first move
+    again = json.loads(page.evaluate(ASK_WORKER_JS, json.dumps({**request, "turn_id": 2})))
+    assert again["action"] == reply["action"]  # the same decision from the same model, read once
+    assert len(fetched) == 1
+    context.remove_listener("request", seen)
     assert non_local(request_log) == []
     assert console_errors == []
