@@ -154,7 +154,7 @@
 
   // The keyboard's marks, put on the new HTML before it is compared (so they are never a change of their own):
   // one Tab stop per grid (roving tabindex: the element last moved to, else the first), and everything behind an
-  // open dialog inert. ``remembered``: grid name -> id (splendor/web/keyboard.py Keys.remembered). On the template a
+  // open dialog inert. ``remembered``: grid name -> id (splendor/web/table/keyboard.py Keys.remembered). On the template a
   // grid may be partly placeholders: the stops are set again on the page once it is whole (where they differ).
   function tabStops(page, remembered) {
     for (const grid of page.querySelectorAll("[data-grid]")) {

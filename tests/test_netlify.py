@@ -128,7 +128,7 @@ def test_rendered_pages_have_no_inline_event_handlers():
     # The CSP has no 'unsafe-inline' (nor 'unsafe-hashes'): an onclick="..." attribute would not run.
     from splendor.web import view
     from splendor.web.controller import App
-    from splendor.web.storage import MemoryStorage
+    from splendor.web.records.storage import MemoryStorage
 
     app = App(MemoryStorage())
     pages = [view.render(app)]

@@ -10,7 +10,7 @@ import splendor
 from splendor.engine import Action, card_from_code
 from splendor.web import view
 from splendor.web.controller import App
-from splendor.web.storage import SAVE_KEY, MemoryStorage
+from splendor.web.records.storage import SAVE_KEY, MemoryStorage
 
 
 def started(seed=11, opponents=1, starts="person", variants=(), confirm=True, storage=None):
@@ -396,7 +396,8 @@ def test_the_fallback_note_is_shown_with_a_way_to_put_it_away():
 def test_the_expert_level_is_offered_asked_saved_and_stood_in_for():
     """The new-game screen offers Expert for each bot; a game against it asks the worker for "expert", keeps the
     level through a save, and without the worker the page's light bot stands in with a level that does not search."""
-    from splendor.web import botcall, deal_link, player_record
+    from splendor.web import botcall
+    from splendor.web.records import deal_link, player_record
 
     storage = MemoryStorage()
     app = App(storage)

@@ -7,23 +7,37 @@ from pathlib import Path
 WEB = Path(__file__).resolve().parents[1] / "splendor" / "web"
 
 
+def _name(path):
+    """A module's dotted name under splendor.web ("view", "table.seats")."""
+    return ".".join(path.relative_to(WEB).with_suffix("").parts)
+
+
 def imports_of(path):
-    """The splendor.web modules ``path`` imports (relative or absolute, anywhere in the file)."""
+    """The splendor.web modules ``path`` imports (relative or absolute, anywhere in the file), by dotted name."""
+    package = list(path.relative_to(WEB).parts[:-1])
     found = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1 and node.module:  # from .x import y
-                found.add(node.module.split(".")[0])
-            elif node.level == 1:  # from . import x, y
-                found.update(a.name for a in node.names)
-            elif node.level == 0 and (node.module or "").startswith("splendor.web"):
-                rest = node.module.split(".")[2:]
-                found.update([rest[0]] if rest else [a.name for a in node.names])
+            if node.level:  # from .x import y, from ..table import words
+                up = node.level - 1
+                if up > len(package):
+                    continue  # above splendor.web (the engine, the bots)
+                base = package[: len(package) - up]
+            elif (node.module or "").startswith("splendor.web"):
+                base = []
+            else:
+                continue
+            module = (node.module or "").split(".") if node.module else []
+            if not node.level:
+                module = module[2:]
+            target = ".".join(base + module)
+            found.add(target)
+            found.update(f"{target}.{a.name}" if target else a.name for a in node.names)
         elif isinstance(node, ast.Import):
             for a in node.names:
                 if a.name.startswith("splendor.web."):
-                    found.add(a.name.split(".")[2])
-    return {m for m in found if (WEB / f"{m}.py").exists()}
+                    found.add(a.name[len("splendor.web."):])
+    return {m for m in found if (WEB / (m.replace(".", "/") + ".py")).exists()}
 
 
 def cycles(graph):
@@ -52,7 +66,9 @@ def test_the_check_finds_a_cycle():
 
 
 def test_web_has_no_import_circles():
-    graph = {p.stem: imports_of(p) for p in WEB.glob("*.py")}
-    assert graph["view"] >= {"faces", "learn_view", "seats"}  # the reader sees the imports
-    assert "controller" not in graph["records_io"] and "view" not in graph["guide"]
+    graph = {_name(p): imports_of(p) for p in WEB.rglob("*.py")}
+    assert graph["view"] >= {"table.faces", "learn.learn_view", "table.seats"}  # the reader sees the imports
+    assert "learn.learn" not in graph["view"]  # the package learn/ is not its module learn.py
+    assert graph["learn.learn_view"] >= {"learn.guide", "records.player_record", "table.seats"}
+    assert "controller" not in graph["records.records_io"] and "view" not in graph["learn.guide"]
     assert cycles(graph) == []

@@ -1,13 +1,14 @@
-"""Keyboard play decisions (splendor/web/keyboard.py): moving in the market and supply grids, Tab kept inside a
+"""Keyboard play decisions (splendor/web/table/keyboard.py): moving in the market and supply grids, Tab kept inside a
 dialog, the one tab stop of a grid; and the view's grid markers that the page's key handler reads."""
 
 import doctest
 import re
 
-from splendor.web import keyboard, view
+from splendor.web.table import keyboard
+from splendor.web import view
 from splendor.web.controller import App
-from splendor.web.keyboard import grid_target, trap_target
-from splendor.web.storage import MemoryStorage
+from splendor.web.table.keyboard import grid_target, trap_target
+from splendor.web.records.storage import MemoryStorage
 
 # The market as the page draws it: level 3 on top; a deck then four places per row (None: an empty place).
 MARKET = [["d3", "m30", "m31", "m32", "m33"],

@@ -10,10 +10,12 @@ import pytest
 import splendor
 from splendor import ai
 from splendor.engine import COLORS, TOKEN_COLORS, Action, card_from_code
-from splendor.web import deal_link, guide, learn_view, tutorial, view
+from splendor.web.records import deal_link
+from splendor.web.learn import guide, learn_view, tutorial
+from splendor.web import view
 from splendor.web.controller import LEVELS, STARTS, VARIANT_NAMES, App
-from splendor.web.player_record import CORRUPT_PREFIX, RECORD_KEY, PlayerRecord
-from splendor.web.storage import SAVE_KEY, MemoryStorage
+from splendor.web.records.player_record import CORRUPT_PREFIX, RECORD_KEY, PlayerRecord
+from splendor.web.records.storage import SAVE_KEY, MemoryStorage
 
 
 # -- the guided game's advice ------------------------------------------------------------------------------------------
@@ -423,7 +425,7 @@ def test_a_damaged_record_is_kept_aside_and_the_person_told(raw):
 def test_a_record_that_cannot_be_moved_aside_is_never_overwritten():
     class Stubborn(MemoryStorage):
         def set(self, key, value):
-            from splendor.web.storage import StorageError
+            from splendor.web.records.storage import StorageError
             raise StorageError("storage is full")
 
     storage = Stubborn({RECORD_KEY: "{bad"})
@@ -658,8 +660,8 @@ def test_a_save_without_an_id_gets_a_stable_one():
     assert a.game_id == b.game_id and a.game_id.startswith("s-")
 
 
-@pytest.mark.parametrize("name", ["splendor.web.deal_link", "splendor.web.player_record", "splendor.web.tutorial",
-                                  "splendor.web.guide"])
+@pytest.mark.parametrize("name", ["splendor.web.records.deal_link", "splendor.web.records.player_record",
+                                  "splendor.web.learn.tutorial", "splendor.web.learn.guide"])
 def test_docstring_examples(name):
     import doctest
     import importlib

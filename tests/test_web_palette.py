@@ -10,9 +10,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from splendor.engine import TOKEN_COLORS
-from splendor.web import view, words
+from splendor.web import view
+from splendor.web.table import words
 from splendor.web.controller import App
-from splendor.web.storage import MemoryStorage
+from splendor.web.records.storage import MemoryStorage
 
 ROOT = Path(__file__).resolve().parent.parent
 SPRITE = ROOT / "assets" / "gems.svg"

@@ -8,11 +8,12 @@ import pytest
 
 import splendor
 from splendor.engine import Action
-from splendor.web import deal_link, records_io, view
+from splendor.web.records import deal_link, records_io
+from splendor.web import view
 from splendor.web.botcall import answer
 from splendor.web.controller import App
-from splendor.web.seats import SeatProblem, check_seats, seats_from_settings
-from splendor.web.storage import SAVE_KEY, MemoryStorage
+from splendor.web.table.seats import SeatProblem, check_seats, seats_from_settings
+from splendor.web.records.storage import SAVE_KEY, MemoryStorage
 
 
 def settings(name="Ana", kinds=("person", "medium"), names=("Ben", "", "")):

@@ -9,10 +9,11 @@ import pytest
 
 import splendor
 from engine_fixtures import record_card_twice, record_over_ten_tokens
-from splendor.web import records_io, view
+from splendor.web.records import records_io
+from splendor.web import view
 from splendor.web.controller import App
-from splendor.web.records_io import RecordProblem, export_game, import_game, read_game_file
-from splendor.web.storage import CORRUPT_PREFIX, SAVE_KEY, MemoryStorage, StorageError
+from splendor.web.records.records_io import RecordProblem, export_game, import_game, read_game_file
+from splendor.web.records.storage import CORRUPT_PREFIX, SAVE_KEY, MemoryStorage, StorageError
 
 EVIL = "<img src=x onerror=alert(1)>"
 CLOCK = lambda: 1_800_000_000.0  # noqa: E731

@@ -7,9 +7,10 @@ import re
 
 import splendor
 from splendor.engine import Action
-from splendor.web import view, words
+from splendor.web import view
+from splendor.web.table import words
 from splendor.web.controller import App
-from splendor.web.storage import MemoryStorage
+from splendor.web.records.storage import MemoryStorage
 
 
 def started(seed=11, opponents=1, starts="person", **extra):

@@ -6,7 +6,7 @@ import re
 from splendor.engine import card_from_code
 from splendor.web import view
 from splendor.web.controller import App
-from splendor.web.storage import SAVE_KEY, MemoryStorage
+from splendor.web.records.storage import SAVE_KEY, MemoryStorage
 
 EVIL = "<img src=x onerror=alert(1)>"
 

@@ -56,7 +56,7 @@ def saved_game():
     """A save of a game one round in (2 players, medium bot), as the page would have written it."""
     from splendor.web.botcall import answer
     from splendor.web.controller import App
-    from splendor.web.storage import SAVE_KEY, MemoryStorage
+    from splendor.web.records.storage import SAVE_KEY, MemoryStorage
 
     store = MemoryStorage()
     app = App(store)

@@ -1,5 +1,8 @@
-"""The browser edge of the game: the page's state machine (``controller``), its HTML (``view``), plain words
-(``words``), saving (``storage``), and the PyScript glue (``main`` on the page, ``worker`` for the bots).
+"""The browser edge of the game. At the top, the page's wiring (``main`` on the page, ``worker`` and ``botcall`` for
+the bots, ``bytecode``, ``learn_page`` and ``records_page``) and the app: its state machine (``controller``) and its
+HTML (``view``). ``table`` holds the table and its controls, ``learn`` How to play and the guided game, ``records``
+saves, game files, deal links and the player's record.
 
-Only ``main`` and ``worker`` import the browser (``js``/``pyscript``); the rest runs and is tested under CPython.
+Only the modules at the top import the browser (``js``/``pyscript``); the subpackages, the controller and the view run
+and are tested under CPython.
 """

@@ -4,7 +4,7 @@ The page is a projection of this object (``view.render(app)``); a click on an el
 ``app.act(name, data)``; bots' turns go out as JSON requests (``app.bot_request()``) and come back through
 ``app.bot_reply(reply)``. Everything here runs and is tested under plain CPython.
 
->>> from splendor.web.storage import MemoryStorage
+>>> from splendor.web.records.storage import MemoryStorage
 >>> app = App(MemoryStorage())
 >>> app.screen
 'setup'
@@ -17,15 +17,15 @@ import json
 import time
 
 from ..engine import IllegalActionError, new_game, parse_action
-from . import words
-from .learn import LearnShare
-from .pass_play import PassPlay
-from .saving import DEFAULT_SETTINGS, SAVE_FORMAT, SAVE_VERSION, Saving  # noqa: F401 (re-exported)
-from .seats import BOT_NAMES, LEVELS, MAX_NAME, STARTS, VARIANT_NAMES, clean_name  # noqa: F401 (re-exported)
-from .seats import PERSON, SeatProblem, seats_from_settings
-from .staging import Staging
-from .storage import SaveSlot
-from .table_news import TableNews
+from .table import words
+from .learn.learn import LearnShare
+from .table.pass_play import PassPlay
+from .records.saving import DEFAULT_SETTINGS, SAVE_FORMAT, SAVE_VERSION, Saving  # noqa: F401 (re-exported)
+from .table.seats import BOT_NAMES, LEVELS, MAX_NAME, STARTS, VARIANT_NAMES, clean_name  # noqa: F401 (re-exported)
+from .table.seats import PERSON, SeatProblem, seats_from_settings
+from .table.staging import Staging
+from .records.storage import SaveSlot
+from .table.table_news import TableNews
 
 
 def parse_seed(text):

@@ -23,10 +23,12 @@ js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python
 from pyodide.ffi import create_once_callable, create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
-from splendor.web import keyboard, learn_page, pass_view, records_io, records_page, view  # noqa: E402
+from splendor.web import learn_page, records_page, view  # noqa: E402
 from splendor.web.bytecode import bytecode_state  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
-from splendor.web.storage import Storage, StorageError  # noqa: E402
+from splendor.web.records import records_io  # noqa: E402
+from splendor.web.records.storage import Storage, StorageError  # noqa: E402
+from splendor.web.table import keyboard, pass_view  # noqa: E402
 
 js.performance.mark("splendor-imported")
 

@@ -4,7 +4,7 @@ The checks and words are in records_io.py (CPython-tested); this module only tou
 import js
 from pyodide.ffi import create_once_callable, jsnull
 
-from .records_io import MAX_FILE_BYTES
+from .records.records_io import MAX_FILE_BYTES
 
 
 def download(name, text, mime="application/json"):

@@ -6,17 +6,19 @@ reader speaks, and the tests find them by those names. Clicks are mapped by ``da
 attributes: one delegated listener in ``main.py`` turns them into ``app.act(name, data)``.
 
 >>> from splendor.web.controller import App
->>> from splendor.web.storage import MemoryStorage
+>>> from splendor.web.records.storage import MemoryStorage
 >>> html = render(App(MemoryStorage()))
 >>> 'data-act="start"' in html
 True
 """
 
 from ..engine import COLORS, TOKEN_COLORS, Action
-from . import learn_view, pass_view, records_io, words
-from .faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
+from .learn import learn_view
+from .table import pass_view, words
+from .records import records_io
+from .table.faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
                     letter, lettered, pip)
-from .seats import LEVEL_LABEL, LEVELS, VARIANT_NAMES
+from .table.seats import LEVEL_LABEL, LEVELS, VARIANT_NAMES
 
 VARIANT_HELP = {
     "open_reservations": "Every reserved card is shown face up, deck draws too.",
@@ -320,7 +322,7 @@ def market(app):
                         for slot, card in enumerate(g.market[level - 1]))
         rows.append(f'<div class="market-row lvl-{level}" role="group" aria-label="Level {level} cards" data-grid-row>'
                     f'{region(f"d{level}", deck_button(app, level))}{cards}</div>')
-    # data-grid: arrow keys move between the cards and decks (splendor/web/keyboard.py)
+    # data-grid: arrow keys move between the cards and decks (splendor/web/table/keyboard.py)
     return (f'<section class="market" aria-label="Market" data-grid="market"><h2 class="sr-only">Market</h2>'
             f'{"".join(rows)}</section>')
 

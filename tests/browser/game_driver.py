@@ -202,7 +202,7 @@ def played_save(seed, stop, opponents=1):
     every seat played by the medium bot under CPython, through the page's own controller."""
     from splendor.web.botcall import answer
     from splendor.web.controller import App
-    from splendor.web.storage import MemoryStorage
+    from splendor.web.records.storage import MemoryStorage
 
     app = App(MemoryStorage())
     app.act("start", {"seed": str(seed), "opponents": str(opponents), "starts": "person", "confirm": True})

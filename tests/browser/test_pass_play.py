@@ -22,7 +22,7 @@ from game_driver import SAVE_KEY, SETTLED_JS as GAME_SETTLED_JS, open_game, open
 from splendor.engine import Action
 from splendor.web.botcall import answer
 from splendor.web.controller import App
-from splendor.web.storage import MemoryStorage
+from splendor.web.records.storage import MemoryStorage
 
 QUERY = "pace=0&bot_budget=iterations:20"
 PEOPLE = {0: "Ana", 1: "Ben"}

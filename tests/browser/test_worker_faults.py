@@ -156,7 +156,7 @@ def test_a_level_that_does_not_search_plays_first_without_waiting_for_the_worker
     # The same move the medium bot makes in the worker, for the same request (under CPython here).
     from splendor.web.botcall import answer
     from splendor.web.controller import App
-    from splendor.web.storage import MemoryStorage
+    from splendor.web.records.storage import MemoryStorage
 
     app = App(MemoryStorage())
     app.act("start", {"seed": "4711", "opponents": "1", "starts": "bot", "level0": "medium"})

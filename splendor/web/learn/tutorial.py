@@ -20,8 +20,8 @@ only, so a page without a guided game does not load it.
 import json
 from itertools import combinations
 
-from ..engine import COLORS, TOKEN_COLORS, Action
-from .storage import StorageError
+from ...engine import COLORS, TOKEN_COLORS, Action
+from ..records.storage import StorageError
 
 GUIDE_KEY = "splendor.guide.v1"
 GUIDE_VERSION = 1
@@ -138,7 +138,7 @@ def _after(game, take, tok, supply):
 
 def _scores(game, seat, actions):
     """The bots' rating of ``actions`` (higher is better), by the heuristic scorer every bot level uses."""
-    from ..ai.heuristic import Scorer  # the bots' code loads only when a guided game needs it
+    from ...ai.heuristic import Scorer  # the bots' code loads only when a guided game needs it
 
     return {a: s for s, a in Scorer().scores(game, seat, actions)}
 

@@ -3,10 +3,10 @@ check of a save read from storage (a damaged one is kept aside and explained), t
 
 import json
 
-from ..engine import Game, parse_action
+from ...engine import Game, parse_action
 from . import records_io
-from .pass_play import PassPlay
-from .seats import LEVELS, SeatProblem, check_seats, clean_name
+from ..table.pass_play import PassPlay
+from ..table.seats import LEVELS, SeatProblem, check_seats, clean_name
 from .storage import StorageError
 
 

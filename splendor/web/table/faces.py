@@ -9,7 +9,7 @@ Python; every text goes through ``esc``.
 from functools import lru_cache
 from html import escape
 
-from ..engine import COLORS
+from ...engine import COLORS
 from . import words
 
 SPRITE = "assets/gems.svg"

@@ -8,7 +8,7 @@ Pure Python: no browser imports, so every sentence is tested under CPython.
 'You took white, blue and green.'
 """
 
-from ..engine import COLORS, TOKEN_COLORS
+from ...engine import COLORS, TOKEN_COLORS
 
 #: The letter drawn on each gem beside its shape (colour is never the only cue). K is black, as in print; gold is
 #: "Au", its chemical symbol (G is green's, and a "J" for joker read as nothing to players).

@@ -5,8 +5,8 @@ player's record on the new-game screen. ``view.py`` places these pieces. Pure Py
 from html import escape
 
 from . import guide
-from .player_record import LEVEL_ORDER
-from .seats import LEVEL_LABEL
+from ..records.player_record import LEVEL_ORDER
+from ..table.seats import LEVEL_LABEL
 
 LEVEL_WORDS = {**{level: f"{label} bots" for level, label in LEVEL_LABEL.items()}, "mixed": "Mixed levels"}
 

@@ -2,7 +2,7 @@
 price and gold, the confirm step, tokens to return, the noble to welcome or remove; each refusal in words. Pure
 Python."""
 
-from ..engine import COLORS, Action, card_from_code, noble_from_code
+from ...engine import COLORS, Action, card_from_code, noble_from_code
 from . import words
 
 

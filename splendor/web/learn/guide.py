@@ -10,8 +10,8 @@ offline. ``render(app)`` gives the dialog's HTML for ``app.howto`` (the page on 
 
 from html import escape
 
-from ..engine import COLORS, card_from_code, noble_from_code
-from . import faces
+from ...engine import COLORS, card_from_code, noble_from_code
+from ..table import faces
 
 # Each page: a short tab name, a title, what the picture shows (spoken), three or four short lines.
 PAGES = [

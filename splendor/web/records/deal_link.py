@@ -19,8 +19,8 @@ True
 """
 
 
-from ..engine import VARIANTS
-from .seats import LEVELS  # the bot levels the page offers
+from ...engine import VARIANTS
+from ..table.seats import LEVELS  # the bot levels the page offers
 
 #: The parameters of a deal, in the order a link writes them.
 DEAL_PARAMS = ("seed", "players", "bots", "people", "first", "variants")

@@ -19,7 +19,7 @@ person (``settings["name"]``). ``seats_from_settings`` turns that into the contr
 >>> seats_from_settings({"name": "Ana", "opponents": 1, "levels": ["person"] * 3, "names": ["ana", "", ""]})
 Traceback (most recent call last):
 ...
-splendor.web.seats.SeatProblem: Two players are called “ana”: give each person their own name.
+splendor.web.table.seats.SeatProblem: Two players are called “ana”: give each person their own name.
 """
 
 LEVELS = ("easy", "medium", "hard", "expert")

@@ -8,9 +8,9 @@ download, the address bar) are done by ``main.py`` with what these methods retur
 import json
 import random
 
-from . import deal_link
+from ..records import deal_link
 from .guide import PAGES as HOWTO_PAGES
-from .player_record import PlayerRecord
+from ..records.player_record import PlayerRecord
 from .tutorial import GuideState
 
 

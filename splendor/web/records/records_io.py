@@ -11,7 +11,7 @@ A game file (``export_game``) is JSON::
      "record": {... splendor.Game.record(): setup, seed and every action ...}}
 
 >>> from splendor.web.controller import App
->>> from splendor.web.storage import MemoryStorage
+>>> from splendor.web.records.storage import MemoryStorage
 >>> app = App(MemoryStorage())
 >>> app.act("start", {"seed": "7", "starts": "person"})
 >>> name, text = export_game(app, clock=lambda: 0)
@@ -24,16 +24,16 @@ True
 >>> import_game(other, '{"format": "splendor-game", "version": 1, "record": {}}')
 Traceback (most recent call last):
 ...
-splendor.web.records_io.RecordProblem: its moves cannot be replayed by the rules (not a game record: format is None, expected 'splendor-record')
+splendor.web.records.records_io.RecordProblem: its moves cannot be replayed by the rules (not a game record: format is None, expected 'splendor-record')
 """
 
 import json
 import time
 from html import escape
 
-from ..engine import Game, parse_action, replay
-from .pass_play import PassPlay
-from .seats import LEVELS, SeatProblem, check_seats, clean_name
+from ...engine import Game, parse_action, replay
+from ..table.pass_play import PassPlay
+from ..table.seats import LEVELS, SeatProblem, check_seats, clean_name
 
 GAME_FORMAT = "splendor-game"
 GAME_VERSION = 1

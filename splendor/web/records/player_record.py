@@ -6,7 +6,7 @@ remembered), so a reload of the end screen does not count it again. A record tha
 under another key, like a damaged save, and the person is told. Pure Python (storage through the ``Storage``
 interface), tested under CPython.
 
->>> from splendor.web.storage import MemoryStorage
+>>> from splendor.web.records.storage import MemoryStorage
 >>> import splendor
 >>> rec = PlayerRecord(MemoryStorage())
 >>> rec.load() is None
@@ -23,7 +23,7 @@ import json
 import re
 import time
 
-from .seats import LEVELS
+from ..table.seats import LEVELS
 from .storage import StorageError, keep_aside
 
 RECORD_KEY = "splendor.record.v1"
