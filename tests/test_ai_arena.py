@@ -166,7 +166,7 @@ def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
         return re.sub(r"\[\d+ s\]", "", out.split("seed 1:", 1)[1])
 
     assert play(capsys.readouterr().out) != play(first)
-    # So does the fitted leaf model (docs/BOTS.md, fifth round); a model missing a part is refused.
+    # So does the fitted leaf model (docs/BOTS.md, "What was tried and not shipped"); a model missing a part is refused.
     bot_style.main(args[:-4] + ["--hard", '{"candidates": 3, "leaf_model": "fitted"}', "--vs", "easy"])
     assert play(capsys.readouterr().out) != play(first)
     with pytest.raises(ValueError, match="coefficient pair"):

@@ -430,7 +430,7 @@ def test_the_tree_can_model_the_other_seats_as_hard_bots(monkeypatch):
 
 def test_the_tree_can_offer_the_scorers_best_of_every_legal_move(monkeypatch):
     """The shipped expert (``tree_pruned=False``): below the root the movers choose among the scorer's best of every
-    legal move, as the root's candidates are chosen; ``tree_pruned=True`` (the level before the twelfth session)
+    legal move, as the root's candidates are chosen; ``tree_pruned=True`` (the level shipped before it)
     among the playout's pruned moves (three takes, two reservations of the richest cards, no blind one), which leave
     out the scorer's favourite a third of the time."""
     from splendor.ai import tree
