@@ -30,7 +30,7 @@ PAIRINGS = {
 #: Measured with the command in the module text (the shipped bots of this version): the hard bot over the medium
 #: one 0.838 of 160 games (80 deals; the test's 12: 0.917), the expert over the hard bot 0.717 of 120 games (60
 #: deals; the test's 12: 0.75; at 60 iterations each its edge is smaller, 0.65 of 160, and 12 games cannot show it).
-#: A floor is a share a bot as strong as measured misses about one time in 25 on 12 games of its own: the hard bot
+#: A floor is a share a bot as strong as measured misses about one time in 30 on 12 games of its own: the hard bot
 #: wins at least two thirds, the expert at least half (it must not lose to the bot it searches on top of).
 FLOORS = {
     ("hard", "medium"): 2 / 3,
