@@ -51,11 +51,25 @@ def test_hint_is_the_hard_bots_move_spoken_to_the_person():
     assert json.loads(handle_json(json.dumps({**json.loads(req), "mode": "hint"})))["action"] == resp["action"]
 
 
-def test_hint_without_budget_uses_the_short_default_and_returns_quickly():
+def test_hint_without_budget_uses_the_short_default(monkeypatch):
+    # What the hint thinks with is pinned, not how long this machine took: the hard bot is handed 0.5 s (the page's
+    # request carries no budget), shorter than its own moves' 0.8 s, so that a person asking waits less than a bot.
+    from splendor.ai import Budget, HardBot
+
+    handed = []
+    decide = HardBot.decide
+
+    def spy(self, observation, rng, budget=None):
+        handed.append(budget)
+        return decide(self, observation, rng, {"iterations": 20})
+
+    monkeypatch.setattr(HardBot, "decide", spy)
     game = splendor.new_game(players=2, seed=15)
     resp = json.loads(hint_json(json.dumps({"turn_id": 1, "observation": game.observation(0)})))
-    assert "error" not in resp
-    assert resp["stats"]["seconds"] < 1.5
+    assert "error" not in resp and resp["stats"]["level"] == "hard"
+    assert len(handed) == 1 and isinstance(handed[0], Budget) and handed[0].to_dict() == {"seconds": 0.5}
+    move = json.loads(choose_json(_request(game, level="hard")))
+    assert "error" not in move and len(handed) == 2 and handed[1].to_dict() == {"seconds": 0.8}
 
 
 @pytest.mark.parametrize("make", [pass_position, return_position, noble_position])

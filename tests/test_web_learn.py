@@ -519,7 +519,7 @@ def test_no_offer_when_a_game_or_a_record_is_already_here():
 def test_a_guided_game_marks_a_card_and_gems_and_taking_them_works():
     app = App(MemoryStorage())
     app.act("guided-start", {"starts": "person", "seed": "4711", "opponents": "2"})
-    assert app.guided() and app.coach and app.coach["card"]
+    assert app.guided() and app.coach and app.coach["card"] and app.coach["colors"]  # (the loops below check each)
     html = view.render(app)
     card = card_from_code(app.coach["card"])
     assert card.describe() + learn_view.CARD_SUFFIX in html

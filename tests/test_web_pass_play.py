@@ -14,6 +14,7 @@ from splendor.web.botcall import answer
 from splendor.web.controller import App
 from splendor.web.table.seats import SeatProblem, check_seats, seats_from_settings
 from splendor.web.records.storage import SAVE_KEY, MemoryStorage
+from hidden_words import assert_not_shown, assert_shown
 
 
 def settings(name="Ana", kinds=("person", "medium"), names=("Ben", "", "")):
@@ -164,18 +165,22 @@ def test_hidden_reserve_is_seen_only_by_its_owner_on_their_own_turn():
     app.act("pass-ok")
     code = hidden_reserve(app)
     html = view.render(app)  # the hand-over screen: nothing of the table
-    assert app.handover == 1 and code not in html and "Market" not in html
+    assert app.handover == 1 and "Market" not in html
+    assert_not_shown(html, code, "the hand-over screen")  # neither its code nor its words
     app.act("pass-ok")
     html = view.render(app)  # Ben's table: Ana's card is a back
-    assert code not in html and "Hidden level 1 card" in html
+    assert "Hidden level 1 card" in html
+    assert_not_shown(html, code, "Ben's table")
     app.act("inspect", {"seat": 0})
-    assert code not in view.render(app)
+    assert_not_shown(view.render(app), code, "Ana's see-all dialog on Ben's turn")
     app.act("close")
     play_person(app)
     play_bot(app)
-    assert app.handover == 0 and code not in view.render(app)
+    assert app.handover == 0
+    assert_not_shown(view.render(app), code, "the hand-over screen")
     app.act("pass-ok")
     assert code in view.render(app)  # Ana's own turn: her card face up
+    assert_shown(view.render(app), code, "Ana's table")
 
 
 def test_open_reservations_may_skip_the_hand_over():
@@ -258,12 +263,13 @@ def test_reload_in_the_middle_of_a_hand_over_shows_the_hand_over():
     assert again.load()
     assert again.handover == 1 and again.pass_play.viewer == 0
     html = view.render(again)
-    assert "Pass to Ben" in html and code not in html
+    assert "Pass to Ben" in html
+    assert_not_shown(html, code, "the hand-over screen after a reload")
     assert again.can_undo()  # Ana had not passed the device yet
     again.act("pass-ok")
     third = App(storage)
     assert third.load() and third.handover is None and third.person == 1 and not third.can_undo()
-    assert code not in view.render(third)
+    assert_not_shown(view.render(third), code, "Ben's table after a reload")
 
 
 def test_an_older_save_still_loads():
@@ -371,4 +377,5 @@ def test_a_save_of_several_people_without_its_hand_over_state_hides_the_table():
     storage.set(SAVE_KEY, json.dumps(data))
     again = App(storage)
     assert again.load()
-    assert again.handover == 1 and code not in view.render(again)
+    assert again.handover == 1
+    assert_not_shown(view.render(again), code, "the hand-over screen of a save without its state")

@@ -11,6 +11,7 @@ from splendor.web import view
 from splendor.web.table import words
 from splendor.web.controller import App
 from splendor.web.records.storage import MemoryStorage
+from hidden_words import assert_not_shown
 
 
 def started(seed=11, opponents=1, starts="person", **extra):
@@ -110,7 +111,7 @@ def test_inspect_a_player_shows_bought_cards_by_bonus_reserves_and_nobles():
     assert "Blue <b>1</b>" in dialog and "Red <b>1</b>" in dialog
     assert 'aria-label="Hidden level' in dialog  # the bot's blind reserve: a back with its level, no code
     hidden = g.players[1].reserved[0]
-    assert hidden.code not in dialog
+    assert_not_shown(dialog, hidden, "the see-all dialog")  # neither its code nor its words
     app.act("close", {})
     assert app.inspecting is None and "inspect-dialog" not in view.render(app)
     app.act("inspect", {"seat": "9"})  # nonsense is ignored

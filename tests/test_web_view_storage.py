@@ -7,6 +7,7 @@ from splendor.engine import card_from_code
 from splendor.web import view
 from splendor.web.controller import App
 from splendor.web.records.storage import SAVE_KEY, MemoryStorage
+from hidden_words import assert_not_shown
 
 EVIL = "<img src=x onerror=alert(1)>"
 
@@ -91,7 +92,8 @@ def test_opponents_blind_reservations_are_backs_with_the_level():
     app.bot_reply({"turn_id": req["turn_id"], "action": "reserve deck 2"})
     html = view.render(app)
     hidden = app.game.players[1].reserved[0]
-    assert "Hidden level 2 card" in html and hidden.describe() not in html
+    assert "Hidden level 2 card" in html
+    assert_not_shown(html, hidden, "the table")  # neither its code nor its words
 
 
 def test_end_screen_shows_the_engine_scores():

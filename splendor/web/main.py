@@ -526,6 +526,9 @@ async def get_worker():
     if state["worker"] is None:
         boot = start_worker()
         if boot is not None:
+            if not boot.done():  # this request waits for the worker to start: counted for the tests to read
+                state["boot_waits"] = state.get("boot_waits", 0) + 1
+                document.body.dataset.bootWaits = str(state["boot_waits"])
             try:
                 await asyncio.shield(boot)  # the boot itself ends by the boot limit, counted from its start
             except asyncio.CancelledError:

@@ -3,7 +3,8 @@
 A near-end save is made under CPython with the page's own controller (Ana and Ben each hold a card reserved blind,
 and the device is being passed to Ana); the page resumes it and the game is played to its end by taps at 390x844.
 At every hand-over and every turn the other person's hidden reserved cards must not be in the page (DOM, attributes
-or accessible text); a reload in the middle of a hand-over shows the hand-over again; undo is offered to the
+or accessible text: their codes and their words), nor in the "see all" dialog of each other player, opened on each
+person's first turn; a reload in the middle of a hand-over shows the hand-over again; undo is offered to the
 person who just played until the next person takes the device, and then it is off with the reason; the end
 screen's scores are the engine's replay of the saved record.
 """
@@ -18,6 +19,7 @@ import pytest
 
 import splendor
 from browser_helpers import wait_ready
+from hidden_words import assert_not_shown
 from game_driver import SAVE_KEY, SETTLED_JS as GAME_SETTLED_JS, open_game, open_with_storage, play_turn, saved
 from splendor.engine import Action
 from splendor.web.botcall import answer
@@ -69,6 +71,25 @@ def hidden_cards(record, seat):
     return [(c.code, c.describe()) for c, hidden in zip(p.reserved, p.reserved_hidden) if hidden]
 
 
+def see_all_of_the_others(page, record, viewer):
+    """Open the "see all" dialog of each other player (people and bot) and check it holds no hidden card of
+    anyone but ``viewer``; close it again. Returns how many dialogs were checked."""
+    checked = 0
+    for seat in range(3):
+        if seat == viewer:
+            continue
+        page.locator(f"#inspect-{seat}").click()
+        dialog = page.get_by_role("dialog")
+        dialog.wait_for()
+        assert dialog.get_by_role("heading", level=2).inner_text().startswith(
+            PEOPLE.get(seat, "Bot")), dialog.inner_text()
+        assert_hidden_from(page, record, viewer)
+        dialog.get_by_role("button", name="Close").click()
+        dialog.wait_for(state="detached")
+        checked += 1
+    return checked
+
+
 def page_text(page):
     """Everything of the page a person or a screen reader could get at: the DOM (attributes included) and the
     accessibility tree's text."""
@@ -82,7 +103,7 @@ def assert_hidden_from(page, record, viewer):
         if seat == viewer:
             continue
         for code, said in hidden_cards(record, seat):
-            assert code not in text and said not in text, f"{PEOPLE[seat]}'s hidden {said} is in the page"
+            assert_not_shown(text, code, f"the page ({PEOPLE[seat]}'s hidden {said})")  # its code and its words
 
 
 def settle(page):
@@ -95,6 +116,7 @@ def test_two_people_and_a_bot_play_to_the_end_by_taps(phone):
     save = near_end_save()
     open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
     handovers = reloads = turns = undos = 0
+    inspected = {}  # person: "see all" dialogs of the others checked on their turns
     checked_undo_off = False
     own_seen = 0
     assert hidden_cards(save["record"], 0) and hidden_cards(save["record"], 1)  # both hold a card reserved blind
@@ -141,6 +163,8 @@ def test_two_people_and_a_bot_play_to_the_end_by_taps(phone):
         name = re.match(r"Your turn, (\w+)", status).group(1)
         seat = {v: k for k, v in PEOPLE.items()}[name]
         assert_hidden_from(page, record, seat)
+        if seat not in inspected:  # each person's first turn: both other players' dialogs
+            inspected[seat] = see_all_of_the_others(page, record, seat)
         mine = hidden_cards(record, seat)
         text = page_text(page)
         for code, said in mine:  # the person's own hidden cards, face up on their own turn (the check can see them)
@@ -158,6 +182,7 @@ def test_two_people_and_a_bot_play_to_the_end_by_taps(phone):
     names = [s["name"] for s in saved(page)["seats"]]
     assert shown == {names[i]: engine.scores[i] for i in range(3)}
     assert handovers >= 3 and reloads == 1 and undos == 1 and own_seen >= 2, (handovers, reloads, undos, own_seen)
+    assert inspected == {0: 2, 1: 2}, inspected  # each person opened both other players' dialogs
     assert not errors, errors
 
 

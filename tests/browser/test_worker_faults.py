@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 from browser_helpers import READY_TIMEOUT_MS
@@ -100,19 +99,18 @@ def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browse
         page.evaluate(RECORD_ANNOUNCEMENTS_JS)
         page.get_by_role("region", name="Market").wait_for()
         assert len(saved(page)["record"]["actions"]) == moves_saved  # resumed as saved
-        waits = []
+        settled = 0  # the page settled on the person's turn: once resumed, then after each bot move
         told = []
         while True:
-            clicked = time.monotonic()
             settle(page)  # the bot's answer to the person's last move
-            waits.append(time.monotonic() - clicked)
+            settled += 1
             notes = page.get_by_role("note").filter(has_text="lighter level")
-            if len(waits) == 2:  # after the first bot move: told, in words; one tap gives the table its room back
+            if settled == 2:  # after the first bot move: told, in words; one tap gives the table its room back
                 assert notes.count() == 1, notes.all_inner_texts()
                 told.append(notes.inner_text())
                 notes.get_by_role("button", name="OK").click()
                 check_one_screen(page, "after the note")
-            if len(waits) >= 2:
+            if settled >= 2:
                 assert notes.count() == 0  # and it does not come back
             if not play_turn(page):
                 break
@@ -121,11 +119,12 @@ def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browse
         said = [s for s in page.evaluate("() => window.__said") if "switched to a lighter level" in s]
         assert len(said) == 1 and BOOT_WORDS[kind] in said[0], said
         assert page.evaluate("() => document.body.dataset.worker") == "failed"
-        # waits[0]: the resumed page settling on your turn; then each bot move after your move. Only the first bot
-        # move could wait for the worker, never past the boot limit; none waited again.
-        assert len(waits) >= 3, waits
-        assert waits[1] < (4 + 3 if kind == "silent" else 20), waits
-        assert max(waits[2:]) < 3.0, waits
+        # Only the first bot move waited for the worker (the page counts the requests that waited for it to start;
+        # the boot itself ends by its limit, or earlier when the browser reports the failure: the words above say
+        # which); every later move was played at once on the page's own thread.
+        assert settled >= 3, settled
+        waited = page.evaluate("() => document.body.dataset.bootWaits")
+        assert waited == "1" if kind == "silent" else waited in (None, "1"), waited  # a failure reported early: none
         # The game reached its end, and the save holds all of it: the first moves as they were, then every move
         # since, replaying to the finished game the end screen shows.
         assert is_over(page)
@@ -145,10 +144,10 @@ def test_a_level_that_does_not_search_plays_first_without_waiting_for_the_worker
     give up on it only after 30 s), moves at once from the page's own thread: the same move the worker would make.
     Nothing is said of a lighter level, since the bot is not lighter."""
     open_game(page, "pace=0&test_worker_fault=silent&worker_boot=30")
-    clicked = time.monotonic()
     start(page, opponents=1, starts="A bot", seed=4711)
     settle(page, timeout=20_000)
-    assert time.monotonic() - clicked < 10, "the first move waited for the worker"
+    # No request waited for the worker to start (the page counts those that did).
+    assert page.evaluate("() => document.body.dataset.bootWaits") is None, "the first move waited for the worker"
     record = saved(page)["record"]
     assert len(record["actions"]) == 1
     assert page.get_by_role("note").filter(has_text="lighter level").count() == 0

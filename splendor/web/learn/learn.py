@@ -88,7 +88,7 @@ class LearnShare:
         link = deal_link.parse(pairs)
         if link is None:
             return []
-        names = [k for k, _ in pairs if k not in deal_link.PAGE_PARAMS]
+        names = [k for k, _ in pairs if k not in deal_link.QUIET_PARAMS]
         in_progress = self.game is not None and not self.game.is_over
         if not link.settings:  # nothing to set up: whatever is on show stays, quietly told
             if self.game is not None and self.screen == "game":

@@ -24,8 +24,14 @@ from ..table.seats import LEVELS  # the bot levels the page offers
 
 #: The parameters of a deal, in the order a link writes them.
 DEAL_PARAMS = ("seed", "players", "bots", "people", "first", "variants")
-#: Settings for tests and benchmarks that main.py reads; never mentioned as ignored (a new one belongs here too).
-PAGE_PARAMS = ("pace", "bot_budget", "worker", "bot_patience", "test_worker_fault")
+#: Settings for tests and benchmarks that main.py reads (its module text says what each does); never mentioned as
+#: ignored. Every URL setting main.py reads must be here or in DEAL_PARAMS (tests/test_web_url_settings.py reads
+#: main.py's source to check it).
+PAGE_PARAMS = ("pace", "bot_budget", "worker", "bot_patience", "worker_boot")
+#: Hooks for one browser test only (tests/browser/test_worker_faults.py), read by main.py; not ignored either.
+TEST_PARAMS = ("test_worker_fault",)
+#: Everything a deal link leaves alone without a word.
+QUIET_PARAMS = PAGE_PARAMS + TEST_PARAMS
 FIRSTS = ("person", "bot", "random")  # who starts (controller.STARTS)
 #: Shorter names a hand-written link may use for the variants.
 VARIANT_ALIASES = {"open": "open_reservations", "veto": "noble_veto", "series": "rotating_series"}
@@ -85,13 +91,13 @@ def _shown(name, value):
 
 def parse(pairs):
     """A DealLink for the query's ``pairs`` [(name, value), ...], or None when they hold only the page's own test
-    settings (PAGE_PARAMS) or nothing.
+    settings (QUIET_PARAMS) or nothing.
 
     Each parameter is taken whole or ignored whole (with the reason in ``ignored``): a link never half-applies
     a malformed value. A repeated parameter counts once, the first time.
     """
     pairs = [(str(k), str(v)) for k, v in pairs]
-    if all(k in PAGE_PARAMS for k, _ in pairs):
+    if all(k in QUIET_PARAMS for k, _ in pairs):
         return None
     settings = {}
     ignored = []
@@ -100,7 +106,7 @@ def parse(pairs):
     people = None
     for name, raw in pairs:
         value = raw.strip()
-        if name in PAGE_PARAMS:
+        if name in QUIET_PARAMS:
             continue
         if name not in DEAL_PARAMS:
             ignored.append(f"{_shown(name, value)} (not a setting of this page)")

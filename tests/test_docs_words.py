@@ -1,0 +1,109 @@
+"""The project's text says what the code does and why, not when it changed or where a figure was measured: no file
+dates itself by rounds of work ("the seventeenth session", "since the twelfth", "the first six sessions", "the fifth
+round of tuning") or names a path of the machine it was written on (/work/..., /root/..., /home/..., /tmp/...).
+
+Game words stay free: a game's first round, the third visit, the second seat's cards. The history of the work is in
+git, not in the files.
+"""
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PLACES = ("docs", "splendor", "tools", "tests", "README.md")
+THIS = Path(__file__).resolve()
+
+_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+             "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+ORD = r"(?:" + "|".join(_ORDINALS) + r"|twenty-\w+|thirtieth|\d+(?:st|nd|rd|th))"
+LATE = r"(?:" + "|".join(_ORDINALS[3:]) + r"|twenty-\w+|thirtieth|\d+(?:th))"  # not "first/second/third": game words
+#: What an ordinal counts in a game or on the page (the third visit, in the fourth column): not a round of work.
+GAME = (r"(?:rounds?|turns?|moves?|games?|players?|seats?|cards?|levels?|nobles?|tokens?|deals?|decisions?|"
+        r"iterations?|positions?|steps?|columns?|rows?|slots?|times?|visits?|pages?|plies|ply|tests?|lines?|"
+        r"phases?|epochs?|chunks?|generations?|places?|colou?rs?|gems?|bonus(?:es)?|items?|pairs?|words?)")
+
+DATING = [
+    ("an ordinal session", re.compile(rf"\b{ORD}\b(?:[\s-]+\w+){{0,2}}[\s-]+sessions?\b", re.I)),
+    ("a numbered session", re.compile(r"\bsessions? (?:no\.? ?)?\d+\b", re.I)),
+    ("a round of work", re.compile(rf"\b(?:{ORD}\s+)?rounds?\s+of\s+(?:tuning|work|screens?|screening)\b", re.I)),
+    ("since/in the Nth ...", re.compile(
+        rf"\b(?:since|in|after|before|until|by|of|from)\s+the\s+{LATE}\b(?!\s+(?:\w+\s+)?{GAME}\b)(?!-)", re.I)),
+    ("the Nth's", re.compile(rf"\bthe\s+{LATE}'s\b", re.I)),
+]
+PATHS = [("a path of the machine", re.compile(r"(?<![\w.~-])/(?:work|root|home|tmp)/"))]
+
+
+def tracked_text_files():
+    """The project's tracked text files under PLACES (git's list; every file there when git is not at hand)."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--", *PLACES], cwd=ROOT, capture_output=True, check=True)
+        paths = [ROOT / p for p in out.stdout.decode("utf-8").split("\0") if p]
+    except (OSError, subprocess.CalledProcessError):
+        paths = [p for place in PLACES for p in ([ROOT / place] if (ROOT / place).is_file()
+                                                  else (ROOT / place).rglob("*")) if p.is_file()]
+    files = {}
+    for path in paths:
+        if path.resolve() == THIS or not path.is_file():
+            continue
+        data = path.read_bytes()
+        if b"\0" in data[:4096]:
+            continue
+        try:
+            files[path.relative_to(ROOT).as_posix()] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+    return files
+
+
+def hits(files, patterns):
+    """[(path:line, what, the words)] for every match of ``patterns`` in ``files``."""
+    found = []
+    for name, text in sorted(files.items()):
+        for number, line in enumerate(text.splitlines(), 1):
+            for what, pattern in patterns:
+                for m in pattern.finditer(line):
+                    found.append((f"{name}:{number}", what, m.group(0)))
+    return found
+
+
+FILES = tracked_text_files()
+CODE = ("splendor/", "tools/")  # comments and docstrings being cleaned by the work on issue 45, item 2
+BAD = DATING + PATHS
+
+
+def test_the_files_are_found():
+    assert "README.md" in FILES and "docs/DEVELOPING.md" in FILES and "splendor/ai/expert.py" in FILES
+    assert not any(name.endswith((".png", ".jpg", ".whl")) for name in FILES)
+
+
+def test_docs_tests_and_readme_neither_date_themselves_nor_name_a_machine_path():
+    found = hits({k: v for k, v in FILES.items() if not k.startswith(CODE)}, BAD)
+    assert not found, "\n".join(f"{where}: {what}: {words!r}" for where, what, words in found)
+
+
+def test_the_code_neither_dates_itself_nor_names_a_machine_path():
+    found = hits({k: v for k, v in FILES.items() if k.startswith(CODE)}, BAD)
+    assert not found, "\n".join(f"{where}: {what}: {words!r}" for where, what, words in found)
+
+
+@pytest.mark.parametrize("text", [
+    "the expert of the first six sessions", "since the twelfth session", "(seventeenth session)",
+    "see the fifth round of tuning", "the sixteenth's 'a few points' corrected", "as in the ninth, the tree",
+    "since the twelfth, the moves", "log /work/logs/x.log", "measured in /tmp/bench", "/root/.cache/x",
+    "/home/me/splendor", "session 12", "the 17th session",
+])
+def test_the_patterns_catch_what_they_are_for(text):
+    assert hits({"x": text}, BAD), text
+
+
+@pytest.mark.parametrize("text", [
+    "the first round of the game", "from the third visit on", "the second seat's cards", "in the fourth column",
+    "the seat that plays last in the first round", "sessionStorage", "a new session of the page",
+    "tmp_path / 'x.json'", "https://example.org/docs/", "the first seat's vectors, second's", "/usr/bin/chromium",
+    "in the fifth game of the series", "the tenth move",
+])
+def test_the_patterns_leave_game_words_alone(text):
+    assert not hits({"x": text}, BAD), hits({"x": text}, BAD)
