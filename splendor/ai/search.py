@@ -95,8 +95,8 @@ def finish_turn(g, scorer):
 
 
 #: The hard bot's own weights, over the medium bot's (tuned for strength): a bonus's engine value starts lower and a
-#: reserved card costs less to hold. Chosen for the length of its games against itself (docs/BOTS.md, "The game
-#: length"); the medium bot keeps the defaults.
+#: reserved card costs less to hold. Chosen for the length of its games against itself (docs/BOTS.md, "Hard:
+#: determinized search"); the medium bot keeps the defaults.
 HARD_WEIGHTS = {"bonus": 1.0, "reserve_slot": 0.1}
 
 class HardBot(Bot):
