@@ -51,6 +51,9 @@ def light_answer(request_text):
     """The light bot on this thread (imported only when needed: the page starts faster without the bots)."""
     from splendor.web import botcall
 
+    body = document.body.dataset  # counted for the tests: how many moves it played, at which levels
+    body.lightMoves = str(int(getattr(body, "lightMoves", None) or 0) + 1)
+    body.lightLevels = f"{getattr(body, 'lightLevels', None) or ''} {botcall.light_level(request_text)}".strip()
     return botcall.answer(request_text, light=True)
 
 
@@ -600,7 +603,11 @@ def _listen_for_load_errors():
     unhandled rejection, while the promise of the worker never settles: that report ends the boot at once."""
     def on_rejection(event):
         reason = "" if _null(event.reason) else str(getattr(event.reason, "message", None) or event.reason)
-        if WORKER_SRC.lstrip("./") not in reason or state["worker"] is not None or state["worker_failed"]:
+        if state["worker"] is not None or state["worker_failed"]:
+            return
+        if WORKER_SRC.lstrip("./") not in reason:
+            if reason in NETWORK_ERRORS:  # a fetch that failed on the network names no address: was it the script?
+                spawn(_check_worker_script())
             return
         event.preventDefault()  # told to the person in words below, not left as an uncaught error
         js.console.warn(f"Splendor: the bot helper's script could not be loaded: {reason}")
@@ -611,6 +618,24 @@ def _listen_for_load_errors():
     proxy = create_proxy(on_rejection)
     _listeners.append(proxy)
     js.window.addEventListener("unhandledrejection", proxy)
+
+
+#: What a browser's fetch rejects with when the request fails on the network (Chromium, Firefox, Safari).
+NETWORK_ERRORS = ("Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed")
+
+
+async def _check_worker_script():
+    """A fetch failed on the network while the worker starts: if the worker's script cannot be fetched either, the
+    worker will never start (PyScript's promise of it never settles), so the page plays without it at once rather
+    than after the boot limit."""
+    try:
+        response = await js.fetch(WORKER_SRC, js.Object.fromEntries([["cache", "no-store"]]))
+        fetched = bool(response.ok)
+    except Exception:  # the network again
+        fetched = False
+    if not fetched and state["worker"] is None:
+        js.console.warn("Splendor: the bot helper's script could not be loaded (a network error)")
+        worker_failed("the bot helper's file could not be loaded (a network error)", stop=True)
 
 
 def _turn_id(reply):
