@@ -235,7 +235,7 @@
 
   // A moment's banner (fixed near the top) is moved off the panel of the player it is about: below that panel, else
   // above it, else at the bottom or the top of the screen, wherever it covers none of it (main.py place_moment).
-  function place(banner, seat) {
+  function placeBanner(banner, seat) {
     if (!banner || !seat) return;
     banner.style.top = "";
     const margin = 12;  // more than the banner's entrance moves it (assets/style.css moment-in)
@@ -250,5 +250,5 @@
     }
   }
 
-  window.splendorMotion = { before, after, now, committing, afterPaint, landed, reduced, place, log, duration: DURATION };
+  window.splendorMotion = { before, after, now, committing, afterPaint, landed, reduced, placeBanner, log, duration: DURATION };
 })();

@@ -229,6 +229,7 @@ def render():
         state["moment_keep"] = app.moment["text"]
         spawn(_moment_ends(app.moment["n"]))
     if app.end_held and not state.get("releasing"):
+        document.body.dataset.ending = "1"  # until the results open (tests wait for it to go)
         state["releasing"] = spawn(release_end())
     place_moment()
     handover = pass_view.handover_words(app)  # pass and play: the hand-over screen is said once
@@ -325,15 +326,17 @@ async def release_end():
             announce(app.result_words())
     finally:
         state["releasing"] = None
+        if not app.end_held:
+            del document.body.dataset.ending
 
 
 def place_moment():
-    """A moment's banner never covers the panel of the player it is about (assets/motion.js place)."""
+    """A moment's banner never covers the panel of the player it is about (assets/motion.js placeBanner)."""
     motion = getattr(js.window, "splendorMotion", None)
     banner = document.getElementById("moment")
     if _null(motion) or _null(banner) or _null(banner.dataset.seat):
         return
-    motion.place(banner, document.getElementById(f"seat-{banner.dataset.seat}"))
+    motion.placeBanner(banner, document.getElementById(f"seat-{banner.dataset.seat}"))
 
 
 async def _moment_ends(n, seconds=4.5):

@@ -782,8 +782,6 @@ def end_dialog(app):
         rows.append(f'<tr class="{"winner" if won else ""}"><th scope="row">{esc(app.name(i))}</th>{per_game}'
                     f'<td class="total"><b>{totals[i]}</b></td><td>{len(p.cards)}</td><td>{len(p.nobles)}</td>'
                     f'<td>{won}</td></tr>')
-        rows.append(f'<tr class="made{" winner" if won else ""}"><td colspan="{5 + len(games) * series}">'
-                    f'{points_made(app, i)}</td></tr>')
     games_head = ""
     if series:
         games_head = "".join(f'<th scope="col">Game {k + 1}</th>' for k in range(len(games)))
@@ -800,6 +798,7 @@ def end_dialog(app):
 {party}<h2 id="end-title">{esc(headline(app))}</h2>
 <table class="scores"><caption>Final scores</caption><thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th><th scope="col">Cards</th><th scope="col">Nobles</th><th scope="col"><span class="sr-only">Result</span></th></tr></thead>
 <tbody>{''.join(rows)}</tbody></table>
+<ul class="made" aria-label="What made the points">{''.join(f'<li><b>{esc(app.name(i))}</b> {points_made(app, i)}</li>' for i in order)}</ul>
 {tie}
 {learn_view.copy_link(app)}
 <div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
