@@ -24,7 +24,8 @@ from splendor.web.storage import MemoryStorage
 
 QUERY = "bot_budget=iterations:40"  # the default pace (no pace=): each bot's move is shown on its own
 PHONE = {"width": 390, "height": 664}
-FRAMES_JS = """() => {
+# ``about``: the seat whose panel a banner must leave free (its box is recorded with the banner's).
+FRAMES_JS = """(about) => {
   window.__frames = [];
   window.__recording = true;
   const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
@@ -37,7 +38,7 @@ FRAMES_JS = """() => {
       pass: !!document.getElementById('pass-ok'),
       moment: m ? m.querySelector('p').textContent : '',
       momentBox: box(m),
-      seatBox: m && m.dataset.seat ? box(document.getElementById('seat-' + m.dataset.seat)) : null,
+      seatBox: m && about !== null ? box(document.getElementById('seat-' + about)) : null,
     });
     if (window.__recording) requestAnimationFrame(step);
   };
@@ -62,7 +63,7 @@ def test_the_last_move_lands_and_the_final_table_is_held_before_the_results(page
     save = near_end_save(points=11)
     open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
     settle(page)
-    page.evaluate(FRAMES_JS)
+    page.evaluate(FRAMES_JS, None)
     while play_turn(page):
         pass
     seen = frames(page)
@@ -103,7 +104,7 @@ def test_the_last_move_lands_and_the_final_table_is_held_before_the_results(page
 def test_four_players_each_bot_move_is_named_while_it_flies_and_readable_after(page, size):
     page.set_viewport_size(size)
     open_game(page, QUERY)
-    page.evaluate(FRAMES_JS)
+    page.evaluate(FRAMES_JS, None)
     start(page, opponents=3, starts="A bot", levels=["Easy", "Medium", "Hard"])
     settle(page)
     seen = frames(page)
@@ -165,7 +166,7 @@ def final_round_save():
 def test_the_final_round_banner_leaves_the_bots_panel_free_and_says_what_the_status_says(page, size):
     page.set_viewport_size(size)
     open_with_storage(page, {SAVE_KEY: json.dumps(final_round_save())}, QUERY)
-    page.evaluate(FRAMES_JS)
+    page.evaluate(FRAMES_JS, 1)  # the bot's panel
     page.locator("#moment").filter(has_text="Final round").wait_for()
     settle(page)
     seen = [f for f in frames(page) if f["moment"] and f["seatBox"]]
@@ -186,7 +187,7 @@ def test_the_noble_banner_leaves_the_panel_of_the_player_it_visits_free(page):
     page.get_by_role("region", name="Market").get_by_role(
         "button", name=re.compile("^" + re.escape(card.describe()))).click()
     page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
-    page.evaluate(FRAMES_JS)
+    page.evaluate(FRAMES_JS, 0)  # your panel
     page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
     page.locator("#moment").filter(has_text="noble visits you").wait_for()
     settle(page)
@@ -204,7 +205,7 @@ def test_pass_and_play_a_bot_move_between_two_people_is_seen_before_the_hand_ove
         page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)
         page.locator("#pass-ok").click()
         play_turn(page)
-    page.evaluate(FRAMES_JS)
+    page.evaluate(FRAMES_JS, None)
     page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)  # the bot plays; then the device goes to Ana
     assert page.locator("#pass-ok").count() == 1
     seen = frames(page)
