@@ -299,16 +299,11 @@ async def shown():
 
 def show_done(showing):
     """The move named by the status has been seen: the status names who plays now (or the hand-over screen comes,
-    pass and play). Only the status is redrawn while nothing else changes (a redraw can swallow a tap)."""
+    pass and play)."""
     if app.showing is not showing or showing is None:
         return
     app.showing = None
-    if app.handover is not None or app.game is None or app.game.is_over:
-        render()
-        return
-    status = document.getElementById("status")
-    if not _null(status):
-        status.textContent = view.status_text(app)
+    render()
 
 
 async def release_end():

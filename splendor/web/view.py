@@ -263,7 +263,7 @@ def render_game(app):
     return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}">
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
-<p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
+<p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}<span class="status-text">{esc(status_text(app))}</span></p>
 <nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game"><span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
 </header>
 {notices(app)}

@@ -122,7 +122,10 @@ def test_four_players_each_bot_move_is_named_while_it_flies_and_readable_after(p
     log = saved(page)["log"]  # the page's own words for each move: "Bot 2 took two red."
     for seat, level in ((1, "Easy"), (2, "Medium"), (3, "Hard")):
         head = page.locator(f"#seat-{seat} .seat-head")
-        assert level in head.inner_text(), head.inner_text()  # the level is on the panel (visible text)
+        assert level in head.inner_text(), head.inner_text()  # the level is on the panel (visible text) ...
+        whole = head.locator("small").evaluate(  # ... and not cut off by the end of the name's line
+            "(el) => el.getBoundingClientRect().right <= el.closest('h2').getBoundingClientRect().right + 0.5")
+        assert whole, f"Bot {seat}'s level is cut: {head.inner_text()!r}"
         said = [e["text"] for e in log if e["seat"] == seat and e["kind"] == "move"][-1].removeprefix(f"Bot {seat} ")
         press_on(page.locator(f"#inspect-{seat}"))  # one tap on the panel
         last = page.get_by_role("dialog").locator("#inspect-last")
