@@ -123,7 +123,7 @@ def test_four_players_each_bot_move_is_named_while_it_flies_and_readable_after(p
     for seat, level in ((1, "Easy"), (2, "Medium"), (3, "Hard")):
         head = page.locator(f"#seat-{seat} .seat-head")
         assert level in head.inner_text(), head.inner_text()  # the level is on the panel (visible text) ...
-        whole = head.locator("small").evaluate(  # ... and not cut off by the end of the name's line
+        whole = head.locator("h2 small").evaluate(  # ... and not cut off by the end of the name's line
             "(el) => el.getBoundingClientRect().right <= el.closest('h2').getBoundingClientRect().right + 0.5")
         assert whole, f"Bot {seat}'s level is cut: {head.inner_text()!r}"
         said = [e["text"] for e in log if e["seat"] == seat and e["kind"] == "move"][-1].removeprefix(f"Bot {seat} ")
