@@ -223,3 +223,17 @@ def test_small_faults():
     assert ">11/10<" in view.render(app)
     app.act("return", {"color": "blue"})
     assert ">10/10<" in view.render(app)
+
+
+def test_the_bot_speed_option_is_kept_with_the_game_and_only_known_speeds_are_taken():
+    storage = MemoryStorage()
+    app = App(storage)
+    assert app.settings["pace"] == "normal"
+    app.act("setting", {"name": "pace", "value": "warp"})
+    assert app.settings["pace"] == "normal"  # an unknown speed is not taken
+    app.act("start", {"seed": "3", "opponents": "1", "starts": "person", "pace": "fast"})
+    again = App(storage)
+    again.load()
+    assert again.settings["pace"] == "fast"  # saved with the game, as the other options
+    html = view.render_setup(again)
+    assert "Bot speed" in html and re.search(r'id="set-pace-fast"[^>]* checked', html), html
