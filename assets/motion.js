@@ -250,5 +250,7 @@
     }
   }
 
-  window.splendorMotion = { before, after, now, committing, afterPaint, landed, reduced, placeBanner, log, duration: DURATION };
+  window.splendorMotion = {
+    before, after, now, committing, afterPaint, landed, reduced, placeBanner, log, duration: DURATION,
+  };
 })();

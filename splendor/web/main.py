@@ -4,12 +4,13 @@ Everything that decides lives in ``controller.App`` (tested under CPython); this
 browser: one delegated click listener, ``localStorage``, the lazily created bot worker, timers.
 
 URL settings for tests and benchmarks (not shown on the page): ``pace=<seconds>`` how long each bot's move is on the
-table before the next one is drawn (default: the Bot speed option, 1.3 s or 0.6 s), ``bot_budget=<seconds>`` or ``bot_budget=iterations:<n>``, ``worker=off`` (play the light bot on
-this thread, as when the worker cannot start), ``bot_patience=<seconds>`` (how long past its budget a worker's
-answer may take before it counts as hung; default 8), ``worker_boot=<seconds>`` (how long the bot worker may take
-to start and answer its first call before the page plays without it; default 20). Test hook, for
-tests/browser/test_worker_faults.py only: ``test_worker_fault=crash|hang|stale`` asks the worker to fail that way on
-every move, ``test_worker_fault=silent`` never to answer its first call (see worker.py).
+table before the next one is drawn (default: the Bot speed option, 1.3 s or 0.6 s), ``bot_budget=<seconds>`` or
+``bot_budget=iterations:<n>``, ``worker=off`` (play the light bot on this thread, as when the worker cannot start),
+``bot_patience=<seconds>`` (how long past its budget a worker's answer may take before it counts as hung; default
+8), ``worker_boot=<seconds>`` (how long the bot worker may take to start and answer its first call before the page
+plays without it; default 20). Test hook, for tests/browser/test_worker_faults.py only:
+``test_worker_fault=crash|hang|stale`` asks the worker to fail that way on every move, ``test_worker_fault=silent``
+never to answer its first call (see worker.py).
 """
 
 import asyncio
@@ -316,7 +317,6 @@ async def release_end():
         if app.end_held:
             app.end_held = False
             app.showing = None
-            document.body.dataset.endShown = str(int(getattr(document.body.dataset, "endShown", None) or 0) + 1)
             render()
             announce(app.result_words())
     finally:

@@ -28,11 +28,16 @@ PHONE = {"width": 390, "height": 664}
 FRAMES_JS = """(about) => {
   window.__frames = [];
   window.__recording = true;
-  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const box = (el) => {
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
   const step = () => {
     const m = document.getElementById('moment');
     window.__frames.push({
-      flying: document.getAnimations().filter((a) => String(a.id).startsWith('fly-') && a.playState === 'running').length,
+      flying: document.getAnimations().filter((a) => String(a.id).startsWith('fly-') && a.playState === 'running')
+        .length,
       status: (document.getElementById('status') || {}).textContent || '',
       end: !!document.getElementById('end'),
       pass: !!document.getElementById('pass-ok'),
@@ -99,7 +104,7 @@ def test_the_last_move_lands_and_the_final_table_is_held_before_the_results(page
     assert (page.locator("#end .celebrate").count() == 1) == (0 in game.winners)
 
 
-# -- bots one by one ----------------------------------------------------------------------------------------------------
+# -- bots one by one ---------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 640}])
 def test_four_players_each_bot_move_is_named_while_it_flies_and_readable_after(page, size):
     page.set_viewport_size(size)
@@ -130,13 +135,14 @@ def test_four_players_each_bot_move_is_named_while_it_flies_and_readable_after(p
         press_on(page.locator(f"#inspect-{seat}"))  # one tap on the panel
         last = page.get_by_role("dialog").locator("#inspect-last")
         assert last.inner_text() == "Last move: " + said[:1].upper() + said[1:], (last.inner_text(), said)
-        fits = last.evaluate("(el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= innerWidth")
+        fits = last.evaluate(
+            "(el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= innerWidth")
         assert fits, "the last move is cut"
         page.get_by_role("dialog").get_by_role("button", name="Close").click()
         page.get_by_role("dialog").wait_for(state="detached")
 
 
-# -- banners ----------------------------------------------------------------------------------------------------------------
+# -- banners -----------------------------------------------------------------------------------------------------------
 def final_round_save():
     """A saved 2-player game at the bot's turn (the bot, a medium one, started), where the bot's move brings it to
     15 points: the final round begins, and you still play once."""
@@ -200,7 +206,7 @@ def test_the_noble_banner_leaves_the_panel_of_the_player_it_visits_free(page):
         assert not overlaps(f["momentBox"], f["seatBox"]), f
 
 
-# -- pass and play ----------------------------------------------------------------------------------------------------------
+# -- pass and play -----------------------------------------------------------------------------------------------------
 def test_pass_and_play_a_bot_move_between_two_people_is_seen_before_the_hand_over(page):
     page.set_viewport_size(PHONE)
     open_with_storage(page, {SAVE_KEY: json.dumps(pass_play_save())}, QUERY)
