@@ -128,7 +128,10 @@ def test_paced_the_results_wait_until_the_last_move_is_seen():
     assert 'id="end"' not in view.render(app)
     app.end_held = False  # the page: the last move seen, the final table held a moment
     app.showing = None
-    assert view.status_text(app) == "Game over. You win!" and 'id="end"' in view.render(app)
+    html = view.render(app)
+    assert view.status_text(app) == "Game over. You win!" and 'id="end"' in html
+    assert 'class="celebrate"' in html and "person-won" in html  # gems burst for the person who won
+    assert "No points yet." in html  # what made each player's points (here: none yet, the points were set)
 
 
 def test_game_over_you_win_is_capitalised():

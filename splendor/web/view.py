@@ -794,7 +794,7 @@ def end_dialog(app):
     people_won = [i for i in winners if not app.seats[i]["bot"]]
     party = celebration() if people_won else ""
     return f"""<div class="scrim"></div>
-<div class="dialog end-dialog{' won' if people_won else ''}" role="dialog" aria-modal="true" aria-labelledby="end-title" id="end">
+<div class="dialog end-dialog{' person-won' if people_won else ''}" role="dialog" aria-modal="true" aria-labelledby="end-title" id="end">
 {party}<h2 id="end-title">{esc(headline(app))}</h2>
 <table class="scores"><caption>Final scores</caption><thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th><th scope="col">Cards</th><th scope="col">Nobles</th><th scope="col"><span class="sr-only">Result</span></th></tr></thead>
 <tbody>{''.join(rows)}</tbody></table>
