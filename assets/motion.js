@@ -233,5 +233,24 @@
     setTimeout(once, 2000);
   }
 
-  window.splendorMotion = { before, after, now, committing, afterPaint, landed, reduced, log, duration: DURATION };
+  // A moment's banner (fixed near the top) is moved off the panel of the player it is about: below that panel, else
+  // above it, else at the bottom or the top of the screen, wherever it covers none of it (main.py place_moment).
+  function placeBanner(banner, seat) {
+    if (!banner || !seat) return;
+    banner.style.top = "";
+    const margin = 12;  // more than the banner's entrance moves it (assets/style.css moment-in)
+    const h = banner.offsetHeight;
+    const b = banner.getBoundingClientRect();
+    const s = seat.getBoundingClientRect();
+    const covers = (top) => top < s.bottom + margin && top + h > s.top - margin && b.left < s.right && b.right > s.left;
+    if (!covers(banner.offsetTop)) return;
+    const vh = window.innerHeight;
+    for (const top of [s.bottom + margin, s.top - h - margin, vh - h - margin, margin]) {
+      if (top >= 0 && top + h <= vh && !covers(top)) { banner.style.top = `${top}px`; return; }
+    }
+  }
+
+  window.splendorMotion = {
+    before, after, now, committing, afterPaint, landed, reduced, placeBanner, log, duration: DURATION,
+  };
 })();

@@ -144,6 +144,23 @@ def test_hand_over_between_people_and_not_for_bots():
     assert app.handover == 0
 
 
+def test_a_bot_move_between_two_people_is_seen_before_the_hand_over_screen():
+    app = three(starts="person")
+    app.paced = True  # as on the page (main.py): each move is seen before what follows it
+    app.act("pass-ok")
+    play_person(app)  # Ana
+    app.act("pass-ok")
+    play_person(app)  # Ben; the bot is next, then Ana
+    play_bot(app)
+    assert app.handover == 0
+    html = view.render(app)  # Ben, who holds the device, sees the bot's move on the table
+    assert "Pass to Ana" not in html and "Market" in html
+    assert view.status_text(app).startswith("Bot 1 took")
+    app.showing = None  # the page: the move has been seen (its pieces landed, the pace over)
+    html = view.render(app)
+    assert "Pass to Ana" in html and "Market" not in html
+
+
 def test_log_uses_names_not_you_when_several_people_play():
     app = three()
     app.act("pass-ok")

@@ -74,15 +74,66 @@ def test_final_round_words_for_the_person_starting_second():
     g._players[1].points = 15
     bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
     assert g.final_round and not g.is_over and g.current_player == 0
-    assert app.moment == {"kind": "final", "n": app.moment["n"],
-                          "text": "Bot 1 has 15 points. Final round: your next turn is your last."}
+    # The banner, about Bot 1, says what the status says: the person plays now, and it is their last turn.
+    assert app.moment == {"kind": "final", "n": app.moment["n"], "seat": 1,
+                          "text": "Bot 1 has 15 points. Final round: this is your last turn."}
     assert view.status_text(app).startswith("Your turn. Final round: this is your last turn.")
     take(app, "white", "blue", "green")
-    assert g.is_over and app.moment["kind"] == "end" and app.moment["text"].startswith("Game over: ")
+    assert g.is_over and app.moment is None  # no banner repeating the results
+    assert 'id="end"' in view.render(app)
     assert view.status_text(app).startswith("Game over. Bot 1 wins")  # capitalised after "Game over."
     html = view.render(app)
     assert " short" not in "".join(re.findall(r'class="badge[^"]*"[^>]*>', html))  # no badges once it is over
     assert "short" not in " ".join(re.findall(r'data-t="(\d+ short)"', html))
+
+
+def test_final_round_words_when_another_bot_plays_before_the_person():
+    app = started(seed=5, opponents=2, starts="bot")  # Bot 1, Bot 2, then you
+    g = app.game
+    g._players[1].points = 15
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    assert g.final_round and g.current_player == 2
+    assert app.moment["text"] == "Bot 1 has 15 points. Final round: your next turn is your last."
+    assert app.moment["seat"] == 1
+    assert view.status_text(app) == f"Bot 2's turn. Round {g.round}. Final round."
+
+
+def paced(app):
+    app.paced = True  # as on the page (main.py)
+    return app
+
+
+def test_paced_the_status_names_the_bot_whose_move_is_shown_then_who_plays():
+    app = paced(started(opponents=3))
+    take(app, "white", "blue", "green")
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    said = view.status_text(app)
+    assert said == "Bot 1 " + app.last_moves()[1][:1].lower() + app.last_moves()[1][1:], said  # not "Bot 2's turn"
+    assert app.showing["seat"] == 1
+    app.showing = None  # the page: the move has been seen
+    assert view.status_text(app).startswith("Bot 2's turn")
+    for _ in range(2):
+        bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    assert view.status_text(app).startswith("Bot 3 took")  # not "Your turn" while Bot 3's gems fly
+    app.act("gem", {"color": "red"})  # the person acts: the status is theirs
+    assert view.status_text(app).startswith("Your turn")
+
+
+def test_paced_the_results_wait_until_the_last_move_is_seen():
+    app = paced(started(seed=5, starts="person"))
+    g = app.game
+    g._players[0].points = 15
+    take(app, "white", "blue", "green")
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    assert g.is_over and app.end_held
+    assert view.status_text(app).startswith("Bot 1 took")  # the last move named, not yet the results
+    assert 'id="end"' not in view.render(app)
+    app.end_held = False  # the page: the last move seen, the final table held a moment
+    app.showing = None
+    html = view.render(app)
+    assert view.status_text(app) == "Game over. You win!" and 'id="end"' in html
+    assert 'class="celebrate"' in html and "person-won" in html  # gems burst for the person who won
+    assert "No points yet." in html  # what made each player's points (here: none yet, the points were set)
 
 
 def test_game_over_you_win_is_capitalised():
@@ -107,7 +158,8 @@ def test_inspect_a_player_shows_bought_cards_by_bonus_reserves_and_nobles():
     app.act("inspect", {"seat": "1"})
     html = view.render(app)
     dialog = html.split('class="dialog inspect-dialog"')[1]
-    assert "Bot 1: " in dialog and "Bought cards: 2" in dialog
+    assert "Bot 1 (Medium): " in dialog and "Bought cards: 2" in dialog  # the bot's level with its name
+    assert f"Last move: {app.last_moves()[1]}</p>" in dialog  # whole (a phone's panel shows its start)
     assert "Blue <b>1</b>" in dialog and "Red <b>1</b>" in dialog
     assert 'aria-label="Hidden level' in dialog  # the bot's blind reserve: a back with its level, no code
     hidden = g.players[1].reserved[0]
@@ -176,3 +228,17 @@ def test_small_faults():
     assert ">11/10<" in view.render(app)
     app.act("return", {"color": "blue"})
     assert ">10/10<" in view.render(app)
+
+
+def test_the_bot_speed_option_is_kept_with_the_game_and_only_known_speeds_are_taken():
+    storage = MemoryStorage()
+    app = App(storage)
+    assert app.settings["pace"] == "normal"
+    app.act("setting", {"name": "pace", "value": "warp"})
+    assert app.settings["pace"] == "normal"  # an unknown speed is not taken
+    app.act("start", {"seed": "3", "opponents": "1", "starts": "person", "pace": "fast"})
+    again = App(storage)
+    again.load()
+    assert again.settings["pace"] == "fast"  # saved with the game, as the other options
+    html = view.render_setup(again)
+    assert "Bot speed" in html and re.search(r'id="set-pace-fast"[^>]* checked', html), html

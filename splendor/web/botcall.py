@@ -19,6 +19,14 @@ def same_here(level):
     return LIGHT.get(level) == level
 
 
+def light_level(request_text):
+    """The level the page's thread plays for ``request_text`` ("" for a request that cannot be read)."""
+    try:
+        return LIGHT.get(json.loads(request_text).get("level"), "medium")
+    except (ValueError, AttributeError):
+        return ""
+
+
 def answer(request_text, light=False):
     """The protocol's answer to ``request_text`` (a move, or a hint when the request says ``"mode": "hint"``)."""
     if light:

@@ -59,6 +59,10 @@ class App(Staging, TableNews, Saving, LearnShare):
         self.storage_warned = False
         self.save_blocked = False
         self.fallback_note = ""  # set by the page when bots play on its own thread
+        # The page shows each move before what follows it (main.py sets this): the status names the bot whose
+        # pieces fly (``showing``), the hand-over screen and the results wait until it has been seen (``end_held``).
+        # Off, as under CPython and in most tests of the controller, what follows a move comes with it.
+        self.paced = False
         self.serial = 0
         self.pass_play = PassPlay([{"name": "You", "bot": None}])
         self._reset_turn_ui()
@@ -80,9 +84,13 @@ class App(Staging, TableNews, Saving, LearnShare):
         self.show_end = True
         self.inspecting = None  # the seat whose full view is open (bought cards, reserves, nobles)
         self.info = ""  # a neutral word after a step (not a refusal): "Your last turn was undone."
-        self.moment = None  # {"kind": "noble"|"final"|"end", "text": ..., "n": serial} said at the top of the table
+        self.moment = None  # {"kind": "noble"|"final", "text", "n": serial, "seat": whom it is about}, said briefly
         self.moment_serial = 0
         self.changes = []  # what the last applied moves moved, for the page's animations (see motion_changes)
+        # The move whose pieces are on their way, named by the status until the page has shown it (main.py clears
+        # it): {"seat", "text"}. A bot's move, and the move that ends the game.
+        self.showing = None
+        self.end_held = False  # the game is over, and the results wait until its last move has been seen
 
     @property
     def person(self):
@@ -129,6 +137,7 @@ class App(Staging, TableNews, Saving, LearnShare):
             self.message = f"Unknown control {name!r}."
             return
         self.info = ""
+        self.showing = None  # the person acts: the status is theirs again
         handler(data)
 
     # -- setup -----------------------------------------------------------------------------------------------
@@ -172,6 +181,9 @@ class App(Staging, TableNews, Saving, LearnShare):
             s["seed"] = str(value or "").strip()[:12]
         elif field == "confirm":
             s["confirm"] = value in (True, "true", "on", "1", 1)
+        elif field == "pace":
+            if value in ("normal", "fast"):
+                s["pace"] = value
         elif field == "guided":
             s["guided"] = value in (True, "true", "on", "1", 1)
 
@@ -284,17 +296,23 @@ class App(Staging, TableNews, Saving, LearnShare):
                 who = "You welcome" if self._you(seat) else f"{self.name(seat)} welcomes"
                 self._note(f"{who} {words.noble_name(p.nobles[-1])} (3 points).")
             who = "A noble visits you" if self._you(seat) else f"A noble visits {self.name(seat)}"
-            self._moment("noble", f"{who}: 3 points.")
+            self._moment("noble", f"{who}: 3 points.", seat)
         if g.final_round and not final_before:
             who = "You have" if self._you(seat) else f"{self.name(seat)} has"
             self._note(f"{who} {p.points} points: this is the final round, so everyone gets the same number of turns.")
             last = self._person_moves_again(seat)
+            # The same words as the status: the person who plays right now is told "this is your last turn".
+            now = last and g.current_player == self.person
             self._moment("final", f"{who} {p.points} points. Final round"
-                         + (": your next turn is your last." if last else ": everyone has had the same turns."
-                            if g.is_over else "."))
+                         + (": this is your last turn." if now else ": your next turn is your last." if last
+                            else ": everyone has had the same turns." if g.is_over else "."), seat)
         if g.is_over:
             self._note(self.result_words())
-            self._moment("end", self.result_words().replace("The game is over: ", "Game over: "))
+            if self.moment and self.moment["kind"] == "final":
+                self.moment = None  # the results say it all (a noble won by the last move is still said)
+            if self.paced:
+                self.end_held = True
+                self.showing = {"seat": seat, "text": text}
 
     def result_words(self):
         g = self.game
@@ -469,6 +487,8 @@ class App(Staging, TableNews, Saving, LearnShare):
             return f"error: {exc}"
         self.awaiting = None
         self.flash = before
+        if self.paced and not g.is_over:
+            self.showing = {"seat": seat, "text": before["text"]}
         self._check_selection()
         self.save()
         return "applied"

@@ -3,13 +3,14 @@
 Everything that decides lives in ``controller.App`` (tested under CPython); this module only connects it to the
 browser: one delegated click listener, ``localStorage``, the lazily created bot worker, timers.
 
-URL settings for tests and benchmarks (not shown on the page): ``pace=<seconds>`` pause between bot turns
-(default 0.9), ``bot_budget=<seconds>`` or ``bot_budget=iterations:<n>``, ``worker=off`` (play the light bot on
-this thread, as when the worker cannot start), ``bot_patience=<seconds>`` (how long past its budget a worker's
-answer may take before it counts as hung; default 8), ``worker_boot=<seconds>`` (how long the bot worker may take
-to start and answer its first call before the page plays without it; default 20). Test hook, for
-tests/browser/test_worker_faults.py only: ``test_worker_fault=crash|hang|stale`` asks the worker to fail that way on
-every move, ``test_worker_fault=silent`` never to answer its first call (see worker.py).
+URL settings for tests and benchmarks (not shown on the page): ``pace=<seconds>`` how long each bot's move is on the
+table before the next one is drawn (default: the Bot speed option, 1.3 s or 0.6 s), ``bot_budget=<seconds>`` or
+``bot_budget=iterations:<n>``, ``worker=off`` (play the light bot on this thread, as when the worker cannot start),
+``bot_patience=<seconds>`` (how long past its budget a worker's answer may take before it counts as hung; default
+8), ``worker_boot=<seconds>`` (how long the bot worker may take to start and answer its first call before the page
+plays without it; default 20). Test hook, for tests/browser/test_worker_faults.py only:
+``test_worker_fault=crash|hang|stale`` asks the worker to fail that way on every move, ``test_worker_fault=silent``
+never to answer its first call (see worker.py).
 """
 
 import asyncio
@@ -53,6 +54,9 @@ def light_answer(request_text):
     """The light bot on this thread (imported only when needed: the page starts faster without the bots)."""
     from splendor.web import botcall
 
+    body = document.body.dataset  # counted for the tests: how many moves it played, at which levels
+    body.lightMoves = str(int(getattr(body, "lightMoves", None) or 0) + 1)
+    body.lightLevels = f"{getattr(body, 'lightLevels', None) or ''} {botcall.light_level(request_text)}".strip()
     return botcall.answer(request_text, light=True)
 
 
@@ -131,14 +135,30 @@ def _params():
 param = _params()
 
 
-def _pace():
+#: Seconds each bot's move is on the table before the next one is drawn, by the Bot speed option: its pieces fly
+#: (about half a second), then the table holds still long enough to read what changed.
+PACES = {"normal": 1.3, "fast": 0.6}
+END_HOLD = 1.5  # seconds the final table is shown, once the last move's pieces have landed, before the results
+END_HOLD_REDUCED = 0.6  # the same with reduced motion: nothing flies, the last move is simply drawn
+
+
+def _reduced():
+    return bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+
+
+def _pace_param():
+    """The address's ``pace`` (tests, benchmarks), or None: then the Bot speed option decides."""
     try:
-        pace = max(0.0, min(5.0, float(param("pace") or 0.9)))
+        return max(0.0, min(5.0, float(param("pace")))) if param("pace") else None
     except ValueError:
-        pace = 0.9
-    if js.window.matchMedia("(prefers-reduced-motion: reduce)").matches:
-        return 0.0  # nothing moves, so nothing needs waiting for
-    return pace
+        return None
+
+
+def pace():
+    """Seconds between two bots' moves drawn (0 with reduced motion: nothing moves, so nothing needs waiting for)."""
+    if _reduced():
+        return 0.0
+    return PACE_PARAM if PACE_PARAM is not None else PACES.get(app.settings.get("pace"), PACES["normal"])
 
 
 def _budget():
@@ -153,7 +173,7 @@ def _budget():
         return None
 
 
-PACE = _pace()
+PACE_PARAM = _pace_param()
 THINKING_SHOWN_AFTER = 0.1  # seconds: a bot's "thinking" is shown only when its answer takes longer
 PATIENCE = _patience()
 BOOT_LIMIT = _seconds("worker_boot", WORKER_BOOT_LIMIT, 0.5, 120.0)
@@ -161,6 +181,7 @@ BOOT_LIMIT = _seconds("worker_boot", WORKER_BOOT_LIMIT, 0.5, 120.0)
 # worker to fail in that way.
 TEST_FAULT = param("test_worker_fault") if param("test_worker_fault") in ("crash", "hang", "stale", "silent") else None
 app = App(LocalStorage(), bot_budget=_budget())
+app.paced = True  # each move is seen before what follows it (shown, show_done, release_end)
 root = document.getElementById("app")
 keys = keyboard.Keys(document, root)
 announcer = document.getElementById("announce")
@@ -210,6 +231,10 @@ def render():
         announce(f"{said} {app.moment['text']}".strip() if app.moment["text"] not in said else said)
         state["moment_keep"] = app.moment["text"]
         spawn(_moment_ends(app.moment["n"]))
+    if app.end_held and not state.get("releasing"):
+        document.body.dataset.ending = "1"  # until the results open (tests wait for it to go)
+        state["releasing"] = spawn(release_end())
+    place_moment()
     handover = pass_view.handover_words(app)  # pass and play: the hand-over screen is said once
     if handover and handover != state.get("handover_said"):
         said = str(announcer.textContent or "") if not _null(announcer) else ""
@@ -251,8 +276,64 @@ def moved():
 
 
 def pace_left():
-    """Seconds until the last move has been seen long enough for a bot's reply to be drawn (at most 0.8 x PACE)."""
-    return state.get("moved_at", 0.0) + PACE * 0.8 - time.perf_counter()
+    """Seconds until the last move has been on the table long enough for the next bot's reply to be drawn."""
+    return state.get("moved_at", 0.0) + pace() - time.perf_counter()
+
+
+def landed():
+    """An awaitable that ends once every piece in flight has landed (assets/motion.js)."""
+    done = asyncio.get_event_loop().create_future()
+    motion = getattr(js.window, "splendorMotion", None)
+    if _null(motion):
+        done.set_result(True)
+    else:
+        motion.landed(create_once_callable(lambda: done.done() or done.set_result(True)))
+    return done
+
+
+async def shown():
+    """Until the last move drawn has been seen: its pieces landed and the pace over."""
+    await person_move_drawn()
+    wait = pace_left()
+    if wait > 0:
+        await asyncio.sleep(wait)
+    await landed()
+
+
+def show_done(showing):
+    """The move named by the status has been seen: the status names who plays now (or the hand-over screen comes,
+    pass and play)."""
+    if app.showing is not showing or showing is None:
+        return
+    app.showing = None
+    render()
+
+
+async def release_end():
+    """The game is over: its last move is seen (its pieces land, the status names it), the final table is held a
+    moment, and then the results open."""
+    try:
+        await shown()
+        show_done(app.showing)
+        await asyncio.sleep(END_HOLD_REDUCED if _reduced() else END_HOLD)
+        if app.end_held:
+            app.end_held = False
+            app.showing = None
+            render()
+            announce(app.result_words())
+    finally:
+        state["releasing"] = None
+        if not app.end_held:
+            del document.body.dataset.ending
+
+
+def place_moment():
+    """A moment's banner never covers the panel of the player it is about (assets/motion.js placeBanner)."""
+    motion = getattr(js.window, "splendorMotion", None)
+    banner = document.getElementById("moment")
+    if _null(motion) or _null(banner) or _null(banner.dataset.seat):
+        return
+    motion.placeBanner(banner, document.getElementById(f"seat-{banner.dataset.seat}"))
 
 
 async def _moment_ends(n, seconds=4.5):
@@ -332,7 +413,7 @@ def answer_first(act, before):
     def fade_and_ask():
         motion.committing()
         start_bots(act, before)
-        (motion.landed if PACE > 0 else motion.afterPaint)(create_once_callable(settle))
+        (motion.landed if pace() > 0 else motion.afterPaint)(create_once_callable(settle))
 
     motion.afterPaint(create_once_callable(fade_and_ask))
     return True
@@ -427,26 +508,32 @@ async def run_bots():
     while True:
         seat = app.bot_to_move()
         if seat is None:
+            if last_seat is not None:
+                # The last bot's move is seen before the status says whose turn it is (or the hand-over screen
+                # covers the table).
+                showing = app.showing
+                await shown()
+                show_done(showing)
             if last_seat is not None and app.my_turn:
                 first = state.pop("say_first", "")
                 announce(f"{first} {app.flash['text'] if app.flash else ''} Your turn.".strip())
             return
-        if last_seat is not None:
-            # Let the person see the last move before the next one: a new turn waits longer than a follow-up
-            # decision (returning tokens, choosing a noble) of the same bot.
-            await asyncio.sleep(PACE if seat != last_seat else PACE / 3)
+        if last_seat is not None and seat == last_seat:
+            # A follow-up decision of the same bot (returning tokens, choosing a noble) comes sooner than a turn.
+            await asyncio.sleep(pace() / 3)
             if app.bot_to_move() != seat:
                 continue
         request = app.bot_request()
         if request is None:
             return
-        asking = asyncio.ensure_future(ask(request))  # the bot starts thinking at once
+        asking = asyncio.ensure_future(ask(request))  # the bot starts thinking while the last move is shown
         animating = pace_left()
-        # No redraw while the last move still flies, unless the bot takes longer; and none for a bot that answers
+        # No redraw while the last move is shown, unless the bot takes longer; and none for a bot that answers
         # at once (a "thinking" that would flash for a frame costs a whole redraw of the table).
         await asyncio.wait({asking}, timeout=max(animating, THINKING_SHOWN_AFTER))
         await person_move_drawn()
         if not asking.done():
+            app.showing = None  # the last move has been seen: the status says who thinks now
             render()  # "Bot 1 is thinking…"
         reply = await asking
         # The reply waits until the move before it has been seen (it animates meanwhile), however fast the bot was.
@@ -605,7 +692,11 @@ def _listen_for_load_errors():
     unhandled rejection, while the promise of the worker never settles: that report ends the boot at once."""
     def on_rejection(event):
         reason = "" if _null(event.reason) else str(getattr(event.reason, "message", None) or event.reason)
-        if WORKER_SRC.lstrip("./") not in reason or state["worker"] is not None or state["worker_failed"]:
+        if state["worker"] is not None or state["worker_failed"]:
+            return
+        if WORKER_SRC.lstrip("./") not in reason:
+            if reason in NETWORK_ERRORS:  # a fetch that failed on the network names no address: was it the script?
+                spawn(_check_worker_script())
             return
         event.preventDefault()  # told to the person in words below, not left as an uncaught error
         js.console.warn(f"Splendor: the bot helper's script could not be loaded: {reason}")
@@ -616,6 +707,24 @@ def _listen_for_load_errors():
     proxy = create_proxy(on_rejection)
     _listeners.append(proxy)
     js.window.addEventListener("unhandledrejection", proxy)
+
+
+#: What a browser's fetch rejects with when the request fails on the network (Chromium, Firefox, Safari).
+NETWORK_ERRORS = ("Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed")
+
+
+async def _check_worker_script():
+    """A fetch failed on the network while the worker starts: if the worker's script cannot be fetched either, the
+    worker will never start (PyScript's promise of it never settles), so the page plays without it at once rather
+    than after the boot limit."""
+    try:
+        response = await js.fetch(WORKER_SRC, js.Object.fromEntries([["cache", "no-store"]]))
+        fetched = bool(response.ok)
+    except Exception:  # the network again
+        fetched = False
+    if not fetched and state["worker"] is None:
+        js.console.warn("Splendor: the bot helper's script could not be loaded (a network error)")
+        worker_failed("the bot helper's file could not be loaded (a network error)", stop=True)
 
 
 def _turn_id(reply):

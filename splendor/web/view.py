@@ -140,7 +140,9 @@ def render(app):
     """The whole page body for the app's current screen."""
     if app.screen == "setup" or app.game is None:
         return render_setup(app)
-    if app.handover is not None:  # pass and play: nothing of the table while the device changes hands
+    if app.handover is not None and not app.showing:
+        # pass and play: nothing of the table while the device changes hands (a bot's move that came just before is
+        # seen first, by the person who still holds the device)
         return pass_view.render_handover(app, logo())
     return render_game(app)
 
@@ -196,6 +198,7 @@ def render_setup(app):
 <fieldset class="row variants"><legend>Variants</legend>{variants}{pass_view.skip_option(app) if several else ''}</fieldset>
 <label class="field" for="set-seed"><span>Seed <small>(a number deals the same cards again; empty for a fresh deal)</small></span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"{attrs(value=s["seed"], data_setting="seed")}></label>
 <label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
+<fieldset class="row"><legend>Bot speed</legend><div class="segs">{radio("pace", "normal", "Normal", s.get("pace") != "fast")}{radio("pace", "fast", "Fast", s.get("pace") == "fast")}</div></fieldset>
 {learn_view.guided_checkbox(app)}
 </details>
 {warn}
@@ -215,6 +218,8 @@ def logo():
 
 def status_text(app):
     g = app.game
+    if app.showing and g.is_over:  # the last move, seen before the results
+        return app.showing["text"]
     if g.is_over:
         return "Game over. " + cap(app.result_words().replace("The game is over: ", ""))
     seat = g.current_player
@@ -224,6 +229,8 @@ def status_text(app):
         extra = " Final round."
     if "rotating_series" in g.variants:
         extra += f" Game {g.game_index + 1} of {g.players_count}."
+    if app.showing:  # a bot's pieces still on their way: the status names that bot, not the next player
+        return app.showing["text"] + extra
     if seat == app.person and app.my_turn:
         you = "Your turn" if app.solo else f"Your turn, {who}"
         phase = {"action": you, "return": f"{you}: return tokens", "noble": f"{you}: choose a noble",
@@ -258,7 +265,7 @@ def render_game(app):
     return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}">
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
-<p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}{esc(status_text(app))}</p>
+<p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}<span class="status-text">{esc(status_text(app))}</span></p>
 <nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game"><span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
 </header>
 {notices(app)}
@@ -576,7 +583,8 @@ def moment_banner(app):
     m = app.moment
     if not m:
         return ""
-    return (f'<div class="moment moment-{esc(m["kind"])}" id="moment" data-key="{m["n"]}"><p>{esc(m["text"])}</p>'
+    return (f'<div class="moment moment-{esc(m["kind"])}" id="moment" data-key="{m["n"]}"'
+            f'{attrs(data_seat=m.get("seat"))}><p>{esc(m["text"])}</p>'
             f'<button type="button" class="moment-x" data-act="moment-ok" aria-label="Dismiss">×</button></div>')
 
 
@@ -611,10 +619,13 @@ def inspect_dialog(app):
                      f'<span class="reqs" aria-hidden="true">'
                      + "".join(f'<span class="req">{lettered(COLORS[i])}{drawn(n, "b")}</span>' for i, n in nb.needs)
                      + '</span></div>' for nb in p.nobles)
-    title = f"{name}: {words.plural(p.points, 'point')}"
+    level = LEVEL_LABEL.get(app.seats[seat]["bot"])
+    title = f"{name}{f' ({level})' if level else ''}: {words.plural(p.points, 'point')}"
+    said = app.last_moves().get(seat)  # whole, where a phone's panel has room for its start only
     return f"""<div class="scrim" data-act="close"></div>
 <div class="dialog inspect-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
 <h2 id="dlg-title">{esc(title)}</h2>
+{f'<p class="last-move" id="inspect-last">Last move: {esc(said)}</p>' if said else ''}
 {holdings(app, seat)}
 <h3>Bought cards: {len(p.cards)}</h3>
 <div class="groups">{bought}</div>
@@ -754,7 +765,7 @@ def deck_dialog(app, level):
 
 def end_dialog(app):
     g = app.game
-    if not g.is_over or not app.show_end:
+    if not g.is_over or not app.show_end or app.end_held:
         return ""
     winners = set(g.winners)
     series = "rotating_series" in g.variants
@@ -782,15 +793,43 @@ def end_dialog(app):
         tie = "<p>Tied on points: the player with fewer bought cards wins.</p>"
     elif g.tie_break == "shared" and len(winners) > 1:
         tie = "<p>Tied on points and on bought cards: the victory is shared.</p>"
+    people_won = [i for i in winners if not app.seats[i]["bot"]]
+    party = celebration() if people_won else ""
     return f"""<div class="scrim"></div>
-<div class="dialog end-dialog" role="dialog" aria-modal="true" aria-labelledby="end-title" id="end">
-<h2 id="end-title">{esc(headline(app))}</h2>
+<div class="dialog end-dialog{' person-won' if people_won else ''}" role="dialog" aria-modal="true" aria-labelledby="end-title" id="end">
+{party}<h2 id="end-title">{esc(headline(app))}</h2>
 <table class="scores"><caption>Final scores</caption><thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th><th scope="col">Cards</th><th scope="col">Nobles</th><th scope="col"><span class="sr-only">Result</span></th></tr></thead>
 <tbody>{''.join(rows)}</tbody></table>
+<ul class="made" aria-label="What made the points">{''.join(f'<li><b>{esc(app.name(i))}</b> {points_made(app, i)}</li>' for i in order)}</ul>
 {tie}
 {learn_view.copy_link(app)}
 <div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
 </div>"""
+
+
+def points_made(app, seat):
+    """What made a player's points, for the results: each card with points (its bonus gem and its points) and each
+    noble, in words for screen readers."""
+    p = app.game.players[seat]
+    cards = sorted((c for c in p.cards if c.points), key=lambda c: (-c.points, COLORS.index(c.bonus)))
+    from_cards = sum(c.points for c in cards)
+    said = []
+    if cards:
+        said.append(f"{words.plural(from_cards, 'point')} from {words.plural(len(cards), 'card')}")
+    if p.nobles:
+        said.append(f"{3 * len(p.nobles)} from {words.plural(len(p.nobles), 'noble')}")
+    if not said:
+        return '<span class="made-none">No points yet.</span>'
+    chips = "".join(f'<span class="pt-card bonus-{c.bonus}" aria-hidden="true">{gem(c.bonus)}<b>{c.points}</b></span>'
+                    for c in cards)
+    chips += "".join('<span class="pt-noble" aria-hidden="true"><b>3</b></span>' for _ in p.nobles)
+    return f'<span class="made-words">{esc(cap(" and ".join(said)))}:</span> <span class="chips">{chips}</span>'
+
+
+def celebration():
+    """Gems bursting over the results when a person wins (assets/style.css; still, with reduced motion)."""
+    bits = "".join(f"<i>{gem(COLORS[k % 5])}</i>" for k in range(12))  # each placed by the stylesheet (no style=)
+    return f'<div class="celebrate" aria-hidden="true">{bits}</div>'
 
 
 def headline(app):

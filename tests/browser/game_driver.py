@@ -16,10 +16,10 @@ import splendor
 SAVE_KEY = "splendor.save.v1"
 # The turn is settled when it is the person's turn or the game is over (no bot thinking), and the person's last move
 # has been drawn (while its pieces fly, the page still shows the table before it: body[data-answering], main.py
-# answer_first).
+# answer_first); at the end, once the results are open (the final table is held a moment before: body[data-ending]).
 SETTLED_JS = """() => {
   const s = document.getElementById('status');
-  if (!s || document.body.dataset.answering) return false;
+  if (!s || document.body.dataset.answering || document.body.dataset.ending) return false;
   const t = s.textContent;
   return t.startsWith('Your turn') || t.startsWith('Game over');
 }"""

@@ -110,7 +110,7 @@ def test_a_whole_turn_fits_one_screen(request, size):
         opponent = page.get_by_role("button", name=re.compile(r"^See all of Bot 1's cards"))
         opponent.tap() if touch else opponent.click()
         dialog = page.get_by_role("dialog")
-        assert dialog.get_by_role("heading", name=re.compile(r"^Bot 1: \d+ points?$")).is_visible()
+        assert dialog.get_by_role("heading", name=re.compile(r"^Bot 1 \(Medium\): \d+ points?$")).is_visible()
         assert "Bought cards" in dialog.inner_text() and "Reserved cards" in dialog.inner_text()
         d = dialog.bounding_box()
         assert d["x"] >= 0 and d["x"] + d["width"] <= w

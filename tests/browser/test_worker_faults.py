@@ -13,6 +13,7 @@ from browser_helpers import READY_TIMEOUT_MS
 from game_driver import is_over, log_text, near_end_save, open_game, open_save, play_turn, saved, settle, start
 
 import splendor
+from splendor.ai.protocol import DEFAULT_BUDGETS
 from test_layout_sizes import check_one_screen
 from tools.serve import start_server
 
@@ -59,6 +60,7 @@ BOOT_WORDS = {
     "zip": "the bot helper could not start",
     "import": "the bot helper could not start",
     "silent": "the bot helper did not start within 4 seconds",  # the test's boot limit
+    "aborted": "the bot helper's file could not be loaded (a network error)",
 }
 # Every announcement of the live region, in order (a screen reader hears each; the page replaces the text).
 RECORD_ANNOUNCEMENTS_JS = """() => {
@@ -80,7 +82,7 @@ def _faults(kind):
     return faults
 
 
-@pytest.mark.parametrize("kind", ["missing", "zip", "import", "silent"])
+@pytest.mark.parametrize("kind", ["missing", "zip", "import", "silent", "aborted"])
 def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browser, site_dir, kind):
     save = near_end_save()
     save["seats"][1]["bot"] = "hard"  # a level that needs the worker: its moves would wait for it
@@ -90,6 +92,8 @@ def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browse
     context = browser.new_context(base_url=url, service_workers="block", **SMALL_PHONE)
     try:
         open_save(context, save)
+        if kind == "aborted":  # the request for the worker's script fails on the network (no answer at all)
+            context.route("**/splendor/web/worker.py", lambda route: route.abort())
         page = context.new_page()
         # A worker that starts and stays silent is given up after the boot limit (4 s here); the others are told
         # as soon as the browser reports their failure, long before the limit (30 s here).
@@ -125,6 +129,10 @@ def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browse
         assert settled >= 3, settled
         waited = page.evaluate("() => document.body.dataset.bootWaits")
         assert waited == "1" if kind == "silent" else waited in (None, "1"), waited  # a failure reported early: none
+        # Every bot move since was the light bot's, at a level that plays on a count of iterations, not a clock.
+        levels = page.evaluate("() => document.body.dataset.lightLevels").split()
+        assert len(levels) >= settled - 2, levels
+        assert all(DEFAULT_BUDGETS[level].seconds is None for level in levels), levels
         # The game reached its end, and the save holds all of it: the first moves as they were, then every move
         # since, replaying to the finished game the end screen shows.
         assert is_over(page)

@@ -24,6 +24,7 @@ DEFAULT_SETTINGS = {
     "seed": "",
     "confirm": True,
     "guided": False,
+    "pace": "normal",  # how long each bot's move is shown: "normal" or "fast" (main.py PACES)
 }
 
 

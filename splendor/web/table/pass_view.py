@@ -111,7 +111,7 @@ def opponent_kind(seat):
 def handover_words(app):
     """What the live region says when the hand-over screen comes up ('' when there is none)."""
     seat = app.handover
-    if seat is None:
+    if seat is None or app.showing:  # a bot's move is seen first (view.render): the screen comes after it
         return ""
     name = app.name(seat)
     return f"Pass the device to {name}. {name}, press “I am {name}: show my turn” when you hold it."

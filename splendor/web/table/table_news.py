@@ -68,9 +68,10 @@ class TableNews:
     def on_moment_ok(self, data):
         self.moment = None
 
-    def _moment(self, kind, text):
+    def _moment(self, kind, text, seat):
+        """A moment about ``seat`` (its banner must not cover that player's panel)."""
         self.moment_serial += 1
-        self.moment = {"kind": kind, "text": text, "n": self.moment_serial}
+        self.moment = {"kind": kind, "text": text, "n": self.moment_serial, "seat": seat}
 
     def last_moves(self):
         """Each seat's latest turn in words (its log lines since its turn began, without the name), kept until

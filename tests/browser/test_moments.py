@@ -1,0 +1,224 @@
+"""The moments of a game, seen as they happen at the default pace (issue 44): each bot's move shown on its own with
+the status naming that bot, the last move landed and the final table held before the results open, banners that
+never cover the panel of the player they are about and that say what the status says, and, in pass and play, a
+bot's move seen before the hand-over screen covers the table.
+
+Every test records each painted frame (FRAMES_JS): the pieces in flight (assets/motion.js, "fly-*" animations), the
+status, whether the results or the hand-over screen are up, and the moment's banner; the assertions are on that
+order of events, not on times."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from game_driver import SAVE_KEY, open_game, open_save, open_with_storage, play_turn, press_on, saved, settle, start
+from test_motion import noble_buy_save
+from test_pass_play import SETTLED_JS as PASS_SETTLED_JS, near_end_save as pass_play_save
+
+import splendor
+from splendor.web.botcall import answer
+from splendor.web.controller import App
+from splendor.web.records.storage import MemoryStorage
+
+QUERY = "bot_budget=iterations:40"  # the default pace (no pace=): each bot's move is shown on its own
+PHONE = {"width": 390, "height": 664}
+# ``about``: the seat whose panel a banner must leave free (its box is recorded with the banner's).
+FRAMES_JS = """(about) => {
+  window.__frames = [];
+  window.__recording = true;
+  const box = (el) => {
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const step = () => {
+    const m = document.getElementById('moment');
+    window.__frames.push({
+      flying: document.getAnimations().filter((a) => String(a.id).startsWith('fly-') && a.playState === 'running')
+        .length,
+      status: (document.getElementById('status') || {}).textContent || '',
+      end: !!document.getElementById('end'),
+      pass: !!document.getElementById('pass-ok'),
+      moment: m ? m.querySelector('p').textContent : '',
+      momentBox: box(m),
+      seatBox: m && about !== null ? box(document.getElementById('seat-' + about)) : null,
+    });
+    if (window.__recording) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+
+
+def frames(page):
+    page.evaluate("() => { window.__recording = false; }")
+    return page.evaluate("() => window.__frames")
+
+
+def overlaps(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+# -- the end -----------------------------------------------------------------------------------------------------------
+def test_the_last_move_lands_and_the_final_table_is_held_before_the_results(page):
+    from game_driver import near_end_save
+
+    page.set_viewport_size(PHONE)
+    save = near_end_save(points=11)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
+    settle(page)
+    page.evaluate(FRAMES_JS, None)
+    while play_turn(page):
+        pass
+    seen = frames(page)
+    first_end = next(i for i, f in enumerate(seen) if f["end"])
+    before = seen[:first_end]
+    last_flight = max(i for i, f in enumerate(before) if f["flying"])
+    # The last move's pieces flew with the status naming that move (not yet the results) ...
+    assert not before[last_flight]["status"].startswith("Game over"), before[last_flight]
+    assert re.match(r"^(You|Bot 1) ", before[last_flight]["status"]), before[last_flight]
+    # ... they landed, and then the final table was shown, the status saying who won, before the results opened.
+    held = [f for f in before[last_flight + 1:] if f["status"].startswith("Game over")]
+    assert held and not any(f["flying"] for f in held), before[last_flight:]
+    assert not any(f["flying"] for f in seen[first_end:first_end + 1])
+    # No banner repeats the results.
+    assert not any(f["moment"].startswith("Game over") for f in seen), {f["moment"] for f in seen}
+    # The results: the winner named, each player's points and what made them.
+    record = saved(page)["record"]
+    game = splendor.replay(record)
+    dialog = page.get_by_role("dialog")
+    winner = "You win!" if game.winners == (0,) else ("Bot 1 wins" if game.winners == (1,) else "Shared victory")
+    assert dialog.get_by_role("heading").inner_text().startswith(winner)
+    made = dialog.get_by_role("list", name="What made the points").get_by_role("listitem").all_inner_texts()
+    assert len(made) == 2, made
+    for seat, name in ((0, "You"), (1, "Bot 1")):
+        p = game.players[seat]
+        line = next(t for t in made if t.startswith(name + " "))
+        from_cards = sum(c.points for c in p.cards)
+        if from_cards:
+            assert f"{from_cards} point" in line, line
+        if p.nobles:
+            assert f"{3 * len(p.nobles)} from {len(p.nobles)} noble" in line, line
+    # A person who won sees gems burst (still, with reduced motion); a bot's win has no party.
+    assert (page.locator("#end .celebrate").count() == 1) == (0 in game.winners)
+
+
+# -- bots one by one ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 640}])
+def test_four_players_each_bot_move_is_named_while_it_flies_and_readable_after(page, size):
+    page.set_viewport_size(size)
+    open_game(page, QUERY)
+    page.evaluate(FRAMES_JS, None)
+    start(page, opponents=3, starts="A bot", levels=["Easy", "Medium", "Hard"])
+    settle(page)
+    seen = frames(page)
+    flying = [f["status"] for f in seen if f["flying"]]
+    assert flying, "no piece flew"
+    # While a bot's pieces fly, the status names that bot and its move: never the next player, nor "thinking".
+    for status in flying:
+        assert re.match(r"^Bot [123] (took|bought|reserved|returned|welcome)", status), status
+    movers = []
+    for status in flying:
+        name = status[:5]
+        if not movers or movers[-1] != name:
+            movers.append(name)
+    assert movers == ["Bot 1", "Bot 2", "Bot 3"], movers  # one at a time, in the order of play
+    log = saved(page)["log"]  # the page's own words for each move: "Bot 2 took two red."
+    for seat, level in ((1, "Easy"), (2, "Medium"), (3, "Hard")):
+        head = page.locator(f"#seat-{seat} .seat-head")
+        assert level in head.inner_text(), head.inner_text()  # the level is on the panel (visible text) ...
+        whole = head.locator("h2 small").evaluate(  # ... and not cut off by the end of the name's line
+            "(el) => el.getBoundingClientRect().right <= el.closest('h2').getBoundingClientRect().right + 0.5")
+        assert whole, f"Bot {seat}'s level is cut: {head.inner_text()!r}"
+        said = [e["text"] for e in log if e["seat"] == seat and e["kind"] == "move"][-1].removeprefix(f"Bot {seat} ")
+        press_on(page.locator(f"#inspect-{seat}"))  # one tap on the panel
+        last = page.get_by_role("dialog").locator("#inspect-last")
+        assert last.inner_text() == "Last move: " + said[:1].upper() + said[1:], (last.inner_text(), said)
+        fits = last.evaluate(
+            "(el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= innerWidth")
+        assert fits, "the last move is cut"
+        page.get_by_role("dialog").get_by_role("button", name="Close").click()
+        page.get_by_role("dialog").wait_for(state="detached")
+
+
+# -- banners -----------------------------------------------------------------------------------------------------------
+def final_round_save():
+    """A saved 2-player game at the bot's turn (the bot, a medium one, started), where the bot's move brings it to
+    15 points: the final round begins, and you still play once."""
+    for seed in range(1, 80):
+        app = App(MemoryStorage())
+        app.act("start", {"seed": str(seed), "opponents": "1", "starts": "bot", "level0": "medium"})
+        while not app.game.is_over:
+            g = app.game
+            bot = app.bot_to_move() is not None
+            request = app.bot_request() if bot else app.bot_request(seat=0, level="medium")
+            if not bot:
+                app.hint_waiting = None
+                del request["mode"]  # the medium bot's own move for the person (as game_driver.played_save)
+            action = splendor.parse_action(g, json.loads(answer(json.dumps(request)))["action"])
+            if bot and g.phase == "action":
+                g.apply(action)
+                final = g.final_round and not g.is_over
+                g.undo()
+                if final:
+                    app.awaiting = None
+                    return app.to_save()
+            if bot:
+                assert app.bot_reply({"turn_id": request["turn_id"], "action": str(action)}) == "applied"
+            else:
+                app._apply(action, 0)
+    raise AssertionError("no position found")
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 844, "height": 390}, {"width": 1280, "height": 800}])
+def test_the_final_round_banner_leaves_the_bots_panel_free_and_says_what_the_status_says(page, size):
+    page.set_viewport_size(size)
+    open_with_storage(page, {SAVE_KEY: json.dumps(final_round_save())}, QUERY)
+    page.evaluate(FRAMES_JS, 1)  # the bot's panel
+    page.locator("#moment").filter(has_text="Final round").wait_for()
+    settle(page)
+    seen = [f for f in frames(page) if f["moment"] and f["seatBox"]]
+    assert seen and all(f["moment"].startswith("Bot 1 has") for f in seen)
+    for f in seen:
+        assert not overlaps(f["momentBox"], f["seatBox"]), (size, f)
+    banner = page.locator("#moment").inner_text()
+    status = page.locator("#status").inner_text()
+    assert "Final round: this is your last turn." in banner and "this is your last turn" in status, (banner, status)
+
+
+def test_the_noble_banner_leaves_the_panel_of_the_player_it_visits_free(page):
+    save, card = noble_buy_save()
+    page.set_viewport_size(PHONE)
+    page.add_init_script(f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))})")
+    open_game(page, QUERY)
+    settle(page)
+    page.get_by_role("region", name="Market").get_by_role(
+        "button", name=re.compile("^" + re.escape(card.describe()))).click()
+    page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
+    page.evaluate(FRAMES_JS, 0)  # your panel
+    page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
+    page.locator("#moment").filter(has_text="noble visits you").wait_for()
+    settle(page)
+    seen = [f for f in frames(page) if f["moment"] and f["seatBox"]]
+    assert seen
+    for f in seen:
+        assert not overlaps(f["momentBox"], f["seatBox"]), f
+
+
+# -- pass and play -----------------------------------------------------------------------------------------------------
+def test_pass_and_play_a_bot_move_between_two_people_is_seen_before_the_hand_over(page):
+    page.set_viewport_size(PHONE)
+    open_with_storage(page, {SAVE_KEY: json.dumps(pass_play_save())}, QUERY)
+    for _ in range(2):  # Ana, then Ben, each takes the device and plays
+        page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)
+        page.locator("#pass-ok").click()
+        play_turn(page)
+    page.evaluate(FRAMES_JS, None)
+    page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)  # the bot plays; then the device goes to Ana
+    assert page.locator("#pass-ok").count() == 1
+    seen = frames(page)
+    first_pass = next(i for i, f in enumerate(seen) if f["pass"])
+    bot_flying = [f for f in seen[:first_pass] if f["flying"] and f["status"].startswith("Bot 1 ")]
+    assert bot_flying, "the bot's move was not seen before the hand-over screen"
+    assert not any(f["flying"] for f in seen[first_pass:first_pass + 1])
