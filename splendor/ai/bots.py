@@ -9,7 +9,7 @@ import math
 
 from ..engine.game import determinize
 from .budget import Budget
-from .heuristic import Scorer, View, Weights
+from .heuristic import Scorer, Weights
 
 
 #: Past this round a game is stalled (normal games end by round 35): bots then start mixing in random moves.

@@ -2,6 +2,8 @@
 the linear model (:mod:`splendor.ai.learned`) and the value net (:mod:`splendor.ai.valuenet`), and the check of a
 model file's header both readers make."""
 
+import math
+
 from .heuristic import WINNING_POINTS, bonus_terms, context_value, seat_context, stage_of
 
 #: The per-seat features, in the order the weights list them.
@@ -78,3 +80,12 @@ def check_header(data, fmt, what):
         raise ValueError(f"not a {what} (format {fmt!r} expected)")
     if data.get("version") != 1:
         raise ValueError(f"{what} version {data.get('version')!r} is not supported (1 expected)")
+
+
+def sigmoid(z):
+    """The logistic of ``z``, 0 or 1 past 30 either way."""
+    if z < -30.0:
+        return 0.0
+    if z > 30.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-z))

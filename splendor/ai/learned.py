@@ -18,19 +18,11 @@ import json
 import math
 import os
 
-from .features import FEATURES, READ_WEIGHTS, check_header, game_features
+from .features import FEATURES, READ_WEIGHTS, check_header, game_features, sigmoid as _sigmoid
 from .heuristic import Weights, result_share
 
 FORMAT = "splendor-value-model"
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_weights.json")
-
-
-def _sigmoid(z):
-    if z < -30.0:
-        return 0.0
-    if z > 30.0:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(-z))
 
 
 class ValueModel:

@@ -17,11 +17,10 @@ train --net H`` (numpy, a training-only install) and stored as JSON lists.
 """
 
 import json
-import math
 import operator
 
 from .heuristic import Weights, result_share, stage_of
-from .features import READ_WEIGHTS, check_header, seat_features
+from .features import READ_WEIGHTS, check_header, seat_features, sigmoid as _sigmoid
 
 FORMAT = "splendor-value-net"
 NOBLE_SLOTS = 5
@@ -87,14 +86,6 @@ def game_vectors(game, w):
     return table, [seat_vector(w, p, slots, market, nobles, stage, supply) for p in game._players]
 
 
-def _sigmoid(z):
-    if z < -30.0:
-        return 0.0
-    if z > 30.0:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(-z))
-
-
 def _dots(rows, x):
     mul = operator.mul
     return [sum(map(mul, r, x)) for r in rows]
@@ -158,12 +149,7 @@ class ValueNet:
         """The model's chance that ``seat`` wins (its worst pairing; the result itself when the game is over)."""
         if game.phase_ == "over":
             return result_share(game, seat)
-        z = min(self.logits(game, seat))
-        if z < -30.0:
-            return 0.0
-        if z > 30.0:
-            return 1.0
-        return 1.0 / (1.0 + math.exp(-z))
+        return _sigmoid(min(self.logits(game, seat)))
 
     def win_chances(self, game):
         """Every seat's :meth:`win_chance`, the position read once (the tree search judges every seat at a leaf; at

@@ -49,22 +49,47 @@ class Explorer:
         return self.bot.choose(observation, rng, budget)
 
 
-def run_games(one, tasks, jobs=1, out=print, chunksize=4):
-    """``one(task)`` of every task (a task begins with its game's k), in ``jobs`` processes when more than one,
-    printing progress with the time left; the results in k's order."""
-    games = len(tasks)
-    t0 = time.perf_counter()
+def position_recorder(rows):
+    """A ``watch`` for ``arena.play_game`` that appends each action-phase position to ``rows``: (stage, seat 0's
+    vector, seat 1's, seat 0 to move +1/-1, seat 0 started +1/-1, the hand-set leaf's logit, the table's numbers);
+    a seat's vector (:func:`splendor.ai.valuenet.seat_vector`) begins with the linear model's features."""
+    from ..ai.heuristic import seat_values
+    from ..ai.valuenet import game_vectors
+    w = Weights(**READ_WEIGHTS)
+
+    def watch(game, seat, action):
+        if game.phase_ == "action":
+            table, (v0, v1) = game_vectors(game, w)
+            v = seat_values(game, w)
+            rows.append((table[0], v0, v1, 1.0 if game.current == 0 else -1.0, 1.0 if game.start == 0 else -1.0,
+                         (v[0] - v[1]) / 3.0, table))
+
+    return watch
+
+
+def progress(total, out, t0=None):
+    """A ``note(result)`` that keeps the results (each (k, rows, ...)) and prints, every twentieth of ``total``, the
+    games done, the positions recorded, the seconds spent and about how many are left; returns (note, results)."""
+    t0 = time.perf_counter() if t0 is None else t0
     done = []
-    step = max(1, games // 20)
+    step = max(1, total // 20)
 
     def note(r):
         done.append(r)
         n = len(done)
-        if n % step == 0 or n == games:
+        if n % step == 0 or n == total:
             el = time.perf_counter() - t0
-            out(f"  games {n}/{games}, {sum(len(x[1]) for x in done)} positions, {el:.0f} s, "
-                f"about {el / n * (games - n):.0f} s left", flush=True)
+            out(f"  games {n}/{total}, {sum(len(x[1]) for x in done)} positions, {el:.0f} s, "
+                f"about {el / n * (total - n):.0f} s left", flush=True)
 
+    return note, done
+
+
+def run_games(one, tasks, jobs=1, out=print, chunksize=4):
+    """``one(task)`` of every task (a task begins with its game's k), in ``jobs`` processes when more than one,
+    printing progress with the time left; the results in k's order."""
+    games = len(tasks)
+    note, done = progress(games, out)
     if jobs > 1 and games > 1:
         import multiprocessing  # the command line only: the bots never use processes
         with multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs) as pool:

@@ -27,14 +27,13 @@ import glob
 import json
 import math
 import os
-import random
 import sys
 import time
 
 from ..ai.budget import Budget
-from ..ai.heuristic import Weights, seat_values
-from ..ai.learned import BUNDLE, READ_WEIGHTS, load_model, read_model, read_policy
+from ..ai.learned import BUNDLE, load_model, read_model, read_policy
 from ..ai.policy import ACTION_FEATURES, PolicyModel
+from .common import position_recorder, progress
 
 POLICY_L2 = 1e-3
 
@@ -79,19 +78,11 @@ class _Explorer:
 def play_one(task):
     """One self-play game: (k, value rows, policy records, result for seat 0 or None when it did not finish)."""
     from ..ai.expert import ExpertBot
-    from ..ai.valuenet import game_vectors
     from . import arena
     k, seed, model_path, iterations, explore = task
     value, policy = _model(model_path)
-    w = Weights(**READ_WEIGHTS)
     rows = []
-
-    def watch(game, seat, action):
-        if game.phase_ == "action":
-            table, (v0, v1) = game_vectors(game, w)
-            v = seat_values(game, w)
-            rows.append((table[0], v0, v1, 1.0 if game.current == 0 else -1.0, 1.0 if game.start == 0 else -1.0,
-                         (v[0] - v[1]) / 3.0, table))
+    watch = position_recorder(rows)
 
     records = [[], []]
     bots = [_Explorer(ExpertBot(model=value, policy=policy, record=records[s]), explore) for s in range(2)]
@@ -123,18 +114,7 @@ def match_one(task):
 def run_tasks(tasks, workers=1, address=None, out=print, one=play_one):
     """``one`` (:func:`play_one`) of every task, in ``workers`` local processes or on the Ray cluster at
     ``address``, printing progress with the time left; the results in k's order."""
-    t0 = time.perf_counter()
-    done = []
-    step = max(1, len(tasks) // 20)
-
-    def note(r):
-        done.append(r)
-        n = len(done)
-        if n % step == 0 or n == len(tasks):
-            el = time.perf_counter() - t0
-            out(f"  games {n}/{len(tasks)}, {sum(len(x[1]) for x in done)} positions, {el:.0f} s, "
-                f"about {el / n * (len(tasks) - n):.0f} s left", flush=True)
-
+    note, done = progress(len(tasks), out)
     if address:
         import ray  # training-only: requirements-train.txt
         ray.init(address=address, ignore_reinit_error=True)

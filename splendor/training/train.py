@@ -32,12 +32,11 @@ import time
 
 from ..ai import LEVELS
 from ..ai.budget import Budget
-from ..ai.heuristic import Weights, seat_values
-from ..ai.learned import FEATURES, READ_WEIGHTS, WEIGHTS_FILE, ValueModel, load_model, read_model
-from ..ai.valuenet import MARKET_SLOTS, NOBLE_SLOTS, ValueNet, game_vectors
+from ..ai.learned import FEATURES, WEIGHTS_FILE, ValueModel, load_model, read_model
+from ..ai.valuenet import MARKET_SLOTS, NOBLE_SLOTS, ValueNet
 from . import arena
-from .common import (HESSIAN_SAMPLE, L2, newton, position_sources, read_position_files, run_games, training_bot,
-                     write_positions)
+from .common import (HESSIAN_SAMPLE, L2, newton, position_recorder, position_sources, read_position_files, run_games,
+                     training_bot, write_positions)
 from .common import read_positions  # noqa: F401  (train.read_positions: reads what --save-positions wrote)
 from .train_tables import main_table
 
@@ -53,16 +52,8 @@ def one_game(task):
     result for seat 0), or (k, [], None) when the game did not finish. A seat's vector
     (:func:`splendor.ai.valuenet.seat_vector`) begins with the linear model's features."""
     k, seed, names, iterations, model_path, explore = task
-    w = Weights(**READ_WEIGHTS)
     rows = []
-
-    def watch(game, seat, action):
-        if game.phase_ == "action":
-            table, (v0, v1) = game_vectors(game, w)
-            v = seat_values(game, w)
-            rows.append((table[0], v0, v1, 1.0 if game.current == 0 else -1.0, 1.0 if game.start == 0 else -1.0,
-                         (v[0] - v[1]) / 3.0, table))
-
+    watch = position_recorder(rows)
     order = names if k % 2 == 0 else names[::-1]
     bots = [training_bot(n, model_path, explore) for n in order]
     budgets = [Budget(iterations=iterations)] * 2 if iterations else None
