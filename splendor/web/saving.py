@@ -150,7 +150,8 @@ class Saving:
     @staticmethod
     def _actors_of(record):
         """(seat, phase) before each action of a (valid) record: which turns were the person's, for undo."""
-        g = Game(record["players"], record["seed"], record["first_player"], tuple(record.get("variants", [])))
+        g = Game(record["players"], record["seed"], record["first_player"], tuple(record.get("variants", [])),
+                 record.get("deals"))
         out = []
         for text in record["actions"]:
             out.append((g.current_player, g.phase))
