@@ -159,7 +159,8 @@ def test_a_record_without_its_seed_replays_what_everyone_has_seen(players, varia
     ([{"cards": [["2G2:4w2u1k"], [], []], "nobles": []}], "must be level 1 cards"),
     ([{"cards": [["1K0:1w1u1g1r"] * 2, [], []], "nobles": []}], "each once"),
     ([{"cards": [[], [], []], "nobles": ["4w4u"]}], "the 3 nobles laid out"),
-    ([{"cards": [[], [], []], "nobles": ["4w4u", "4w4u", "4w4k"]}], "no noble has the code"),
+    ([{"cards": [[], [], []], "nobles": ["4w4u", "4w4u", "4w4k"]}], "names a noble twice"),
+    ([{"cards": [[], [], []], "nobles": ["4w4u", "9z", "4w4k"]}], "no noble has the code"),
 ])
 def test_bad_deals_in_a_record_are_refused_in_words(deals, words):
     record = {"format": "splendor-record", "version": 1, "players": 2, "seed": None, "first_player": 0,
