@@ -515,6 +515,8 @@ def my_area(app):
         extra = " affordable" if g.can_afford(card, app.person) and not g.is_over else ""
         if app.selected and app.selected.get("where") == "reserved" and app.selected.get("index") == i:
             extra += " selected"
+        if app.hint and card.code in app.hint["action"]:  # the advice is to buy (or take toward) this card
+            extra += " hinted"
         reserved.append(mini_card(card, label, act=f' id="r{i}"' + attrs(data_act="card", data_where="reserved",
                                                                           data_index=i), extra=extra))
     for _ in range(3 - len(p.reserved)):
@@ -623,6 +625,20 @@ def inspect_dialog(app):
 </div>"""
 
 
+def returns_run(log, i):
+    """The colors of the tokens given back in the run of returns by one player that starts at log entry ``i`` (the
+    run is one line of the log, at its first entry); None when entry ``i`` is no such start."""
+    e = log[i]
+    if "returned" not in e or (i and "returned" in log[i - 1] and log[i - 1].get("seat") == e.get("seat")):
+        return None
+    colors = []
+    for later in log[i:]:
+        if "returned" not in later or later.get("seat") != e.get("seat"):
+            break
+        colors.append(later["returned"])
+    return colors
+
+
 def log_list(app):
     items = []
     first = max(0, len(app.log) - 200)
@@ -630,7 +646,13 @@ def log_list(app):
         e = app.log[i]
         seat = e.get("seat")
         cls = "log-note" if seat is None else ("log-me" if seat == app.person else "log-bot")
-        if e.get("why") and seat is not None and seat != app.person and 0 <= seat < len(app.seats):
+        returned = returns_run(app.log, i) if "returned" in e else None
+        if "returned" in e and returned is None:
+            continue  # told in its run's line
+        if returned is not None and len(returned) > 1:
+            counts = {c: returned.count(c) for c in returned}
+            text = esc(f"{app.log_name(seat)} returned {words.counts_words(counts)} to keep 10 tokens.")
+        elif e.get("why") and seat is not None and seat != app.person and 0 <= seat < len(app.seats):
             # A bot's own sentence says what it did and why ("takes white ... toward ...").
             text = f'<b>{esc(app.name(seat))}</b> {esc(e["why"])}.'
         else:
@@ -739,7 +761,7 @@ def deck_dialog(app, level):
         buttons.append(secondary("close", "Close", id_="close"))
         if problem:
             buttons.append(f'<p class="why-not" id="res-why">{esc(problem)}</p>')
-    gold = "and take a gold" if g.supply["gold"] else "(no gold is left to take)"
+    gold = "and take 1 gold" if g.supply["gold"] else "(no gold is left to take)"
     msg = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else ""
     return f"""<div class="scrim" data-act="close"></div>
 <div class="dialog deck-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
