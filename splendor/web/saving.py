@@ -22,7 +22,7 @@ DEFAULT_SETTINGS = {
     "starts": "random",
     "variants": [],
     "seed": "",
-    "confirm": True,
+    "confirm": False,  # a buy is two taps (the card, Buy); on: a last check before a buy or a reserve
     "guided": False,
 }
 

@@ -686,8 +686,8 @@ def dialog(app):
         if not printed:
             continue
         disc = min(bon[color], printed)
-        gold_here = app.gold_for.get(color, 0)
         tokens = pay[color] if can else min(mine[color], price[color])
+        gold_here = price[color] - tokens if can else 0  # the payment's gold, told where it stands in
         swap = ""
         if can:
             now, more = swaps[color]
@@ -697,9 +697,18 @@ def dialog(app):
             if now:
                 swap += secondary("gold", f"Pay {color} instead of gold", id_=f"gold-{color}-minus",
                                   data_color=color, data_step="-1")
-        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td>{printed}</td><td>{"−" + str(disc) if disc else "0"}</td>'
-                    f'<td><b>{price[color]}</b></td><td>{tokens} of {mine[color]}</td><td>{gold_here if can else ""}</td>'
-                    f'<td class="swap">{swap}</td></tr>')
+        # One row a gem: its price (and how the bonuses brought it down), then what is paid for it, or how many
+        # of its tokens you hold when you cannot buy; the gold swaps on a row of their own below it.
+        cost = f"<b>{price[color]}</b>" + (f' <small class="was">({printed} − {disc} bonus)</small>' if disc else "")
+        if can:
+            parts = ([f"{tokens} {color}"] if tokens else []) + ([f"{gold_here} gold"] if gold_here else [])
+            paid = " + ".join(parts) or "nothing"
+        else:
+            paid = f"{mine[color]} of {price[color]}"
+        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td class="cost">{cost}</td>'
+                    f'<td class="paid" data-gold="{gold_here}">{paid}</td></tr>')
+        if swap:
+            rows.append(f'<tr class="swap-row"><td colspan="3" class="swap">{swap}</td></tr>')
     gold_line = ""
     if can:
         gold_line = f'<p class="pay-line">You pay {esc(words.counts_words(pay))}.</p>'
@@ -708,8 +717,7 @@ def dialog(app):
         gold_line = (f'<p class="pay-line short" id="buy-why">You are {words.plural(short, "token")} short '
                      f'(gold included).</p>')
     table = (f'<table class="price"><caption>Price after your bonuses</caption><thead><tr><th scope="col">Gem</th>'
-             f'<th scope="col">Printed</th><th scope="col">Bonus</th><th scope="col">Price</th>'
-             f'<th scope="col">Your tokens</th><th scope="col">Gold</th><th scope="col"><span class="sr-only">Swap</span></th></tr></thead>'
+             f'<th scope="col">Price</th><th scope="col">{"You pay" if can else "You have"}</th></tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table>')
     buttons = []
     if app.confirming:
