@@ -365,7 +365,7 @@ def action_bar(app):
     g = app.game
     parts = []
     buttons = []
-    prompt = ""
+    prompt = short_prompt = ""
     if g.is_over:
         prompt = "The game is over."
     elif not app.my_turn:
@@ -384,6 +384,9 @@ def action_bar(app):
         need = app.return_needed()
         prompt = (f"You hold {g.players[app.person].token_count}, the limit is 10: tap {words.plural(need, 'token')} "
                   f"of yours to return.")
+        # Phones: one line, so that the line and the row of tokens to give back fit the move box's steady height
+        # (the count is on your panel, in the warning colour).
+        short_prompt = f"Tap {words.plural(need, 'token')} of yours to return."
         if app.returning:
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="ret-{i}"'
@@ -419,14 +422,20 @@ def action_bar(app):
             if len(legal) == 1 and legal[0].kind == "pass":
                 prompt = "No move is possible: you must pass."
                 buttons.append(primary("pass", "Pass"))
-    hint = ""
-    if app.hint:
-        hint = f'<p class="hint" id="hint-text">{esc(app.hint["text"])}</p>'
+    said = esc(prompt)
+    if short_prompt:
+        said = (f'<span class="lab-long">{said}</span><span class="lab-short" aria-hidden="true">'
+                f'{esc(short_prompt)}</span>')
+    line = f'<p class="prompt">{said}</p>'
+    if app.hint and app.my_turn and not app.picked:
+        # The hint takes the prompt's place (it says what to do, and more), so the move box keeps its height and
+        # nothing under or above it moves; once gems are picked, the prompt is back and the hint's marks stay.
+        line = f'<p class="prompt hint" id="hint-text">{esc(app.hint["text"])}</p>'
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
     if app.info and not app.message:
         msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'
-    return (f'<section class="actionbar" aria-label="Your move"><p class="prompt">{esc(prompt)}</p>'
-            f'{"".join(parts)}<div class="buttons">{"".join(buttons)}</div>{hint}{msg}</section>')
+    return (f'<section class="actionbar" aria-label="Your move">{line}'
+            f'{"".join(parts)}<div class="buttons">{"".join(buttons)}</div>{msg}</section>')
 
 
 def primary(act, label, disabled=False, id_=None, short=None):
@@ -462,9 +471,10 @@ def holdings(app, seat, returnable=False):
         shown = n - (app.returning.count(color) if returnable else 0)
         zero = " zero" if shown == 0 else ""
         if returnable and shown > 0:
-            cells.append(f'<td><button type="button" class="ret" id="tok-{color}"'
+            hinted = " hinted" if app.hint and app.hint.get("action") == f"return {color}" else ""
+            cells.append(f'<td><button type="button" class="ret{hinted}" id="tok-{color}"'
                          f'{attrs(data_act="return", data_color=color, aria_label=f"Return a {color} token (you hold {shown})")}>'
-                         f'{drawn(shown)}</button></td>')
+                         f'{lettered(color)}{drawn(shown)}</button></td>')
         else:
             cells.append(f'<td class="n{zero}">{shown}</td>')
     bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + "<td></td>"
