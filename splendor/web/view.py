@@ -481,11 +481,11 @@ def holdings(app, seat, returnable=False):
     return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
             f'<colgroup><col class="lab"><col span="6"></colgroup>'
             f'<thead><tr><td></td>{head}</tr></thead><tbody>'
-            f'<tr><th scope="row"><span class="lab-long">Tokens </span><b class="count{over}">{count}'
+            f'<tr><th scope="row"><span class="lab-long">Tokens </span><b class="count{over}" title="Tokens held">{count}'
             f'{"/10" if seat == app.person else ""}</b></th>'
             f'{"".join(cells)}</tr>'
-            f'<tr><th scope="row"><span class="lab-long">Bonuses</span><span class="lab-short" aria-hidden="true">+'
-            f'</span></th>{bons}</tr></tbody></table>')
+            f'<tr><th scope="row"><span class="lab-long">Bonuses</span><span class="lab-short card-ico" '
+            f'aria-hidden="true" title="Bonuses: the cards bought, by colour"></span></th>{bons}</tr></tbody></table>')
 
 
 def small_nobles(p):
@@ -709,7 +709,7 @@ def dialog(app):
                                   data_color=color, data_step="-1")
         # One row a gem: its price (and how the bonuses brought it down), then what is paid for it, or how many
         # of its tokens you hold when you cannot buy; the gold swaps on a row of their own below it.
-        cost = f"<b>{price[color]}</b>" + (f' <small class="was">({printed} − {disc} bonus)</small>' if disc else "")
+        cost = f"<b>{price[color]}</b>" + (f' <small class="was">{printed} − {disc} bonus</small>' if disc else "")
         if can:
             parts = ([f"{tokens} {color}"] if tokens else []) + ([f"{gold_here} gold"] if gold_here else [])
             paid = " + ".join(parts) or "nothing"
