@@ -62,7 +62,8 @@ def market_card(app, level, slot, card):
         badge = drawn("Can buy", cls="badge can")
     else:
         short = shortfall(app, card)
-        badge = drawn(f"{short} short", cls="badge short")
+        # (data-n: the short form a narrow card draws instead, assets/style.css)
+        badge = drawn(f"{short} short", cls="badge short").replace(' aria-hidden', f' data-n="−{short}" aria-hidden', 1)
     if flash and flash.get("slot") == [level, slot]:
         classes.append("flash")
     if app.hint and card.code in app.hint["action"]:

@@ -197,6 +197,15 @@ def test_the_buy_dialog_at_360_px_counts_the_gold_shows_everything_and_buys_in_t
     assert record["actions"][len(save["record"]["actions"])].startswith(f"buy {card.code}")
 
 
+def test_held_sideways_the_cards_marks_stay_apart_too(touch_page):
+    page = touch_page(844, 390)
+    save, _ = noble_buy_save()  # (a table with bonuses: struck prices beside the badges)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    settle(page)
+    clash = page.evaluate(CLASH_JS)
+    assert clash["badges"] >= 8 and clash["out"] == [], clash["out"]
+
+
 @pytest.mark.parametrize("size", list(SHORT))
 def test_a_hint_and_a_noble_move_nothing_and_the_cards_marks_stay_apart(touch_page, size):
     w, h = SHORT[size]
