@@ -222,3 +222,10 @@ def test_a_hint_to_buy_a_reserved_card_marks_it_in_your_reserve():
     mine = view.my_area(app)
     assert re.search(r'class="mini[^"]* hinted"[^>]* id="r0"', mine), mine
     assert "hinted" not in view.market(app)
+
+
+def test_a_hint_says_the_whole_move_as_advice():
+    assert (words.advice("reserves the level 2 black card worth 2 points and takes 1 gold: it secures the card.")
+            == "reserve the level 2 black card worth 2 points and take 1 gold: it secures the card")
+    assert (words.advice("takes white, blue and green toward the level 1 red card, then gives back 2 tokens to keep 10")
+            == "take white, blue and green toward the level 1 red card, then give back 2 tokens to keep 10")

@@ -126,6 +126,8 @@ def advice(sentence):
 
     >>> advice("takes white, blue and green toward the level 2 red card.")
     'take white, blue and green toward the level 2 red card'
+    >>> advice("reserves the level 2 black card and takes 1 gold: it secures the card")
+    'reserve the level 2 black card and take 1 gold: it secures the card'
     >>> advice("")
     ''
     """
@@ -133,6 +135,8 @@ def advice(sentence):
     verb, _, rest = sentence.partition(" ")
     if verb not in ADVICE_VERBS or not rest:
         return ""
+    # (the verbs of the move's second half, said to the person too)
+    rest = rest.replace(" and takes 1 gold", " and take 1 gold").replace(", then gives back ", ", then give back ")
     return f"{ADVICE_VERBS[verb]} {rest}"
 
 
