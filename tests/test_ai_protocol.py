@@ -198,3 +198,28 @@ def test_bot_moves_over_a_game_all_get_explanations():
         if action.kind in ("buy",) or (action.kind == "reserve" and action.card is not None):
             assert f"level {action.card.level} {action.card.bonus} card" in sentence
         game.apply(action)
+
+
+def test_explanations_say_the_gold_the_points_and_the_price_once():
+    """A reservation takes "1 gold" (none when none is left), one point is "1 point", a card told apart from its
+    twin by its printed cost is not priced a second time, and a bot's take over 10 leaves its returns to their own
+    lines (advice to the person keeps them)."""
+    game = splendor.new_game(players=2, seed=7)
+    card = game.market[1][0]
+    assert " and takes 1 gold" in explain(game.observation(0), splendor.Action.reserve(card))
+    broke = build(tokens={0: (0, 0, 0, 0, 0, 5)})
+    assert "though no gold is left" in explain(broke.observation(0), splendor.Action.reserve(broke.market[0][0]))
+    # One point: a 1-point white card, no noble near.
+    one = next(c for c in splendor.CARDS if c.level == 1 and c.points == 1 and c.bonus == "white")
+    game = build(tokens={0: (2, 2, 2, 2, 2, 0)}, reserved={0: [(one.code, False)]}, nobles=["4r4k", "4g4r", "3u3g3r"])
+    text = explain(game.observation(0), splendor.Action.buy(one, game.default_payment(one)))
+    assert "it brings you to 1 point" in text and "1 points" not in text
+    # Two level 1 white cards without points in the reserve: the one bought is named by its printed cost, once.
+    twins = [c for c in splendor.CARDS if c.level == 1 and c.points == 0 and c.bonus == "white"][:2]
+    game = build(tokens={0: (2, 2, 2, 2, 2, 0)}, reserved={0: [(c.code, False) for c in twins]})
+    text = explain(game.observation(0), splendor.Action.buy(twins[0], game.default_payment(twins[0])))
+    assert " costing " in text and "it costs" not in text, text
+    # Taking past 10: advice says what to give back; a bot's sentence leaves it to its return moves.
+    game = build(tokens={0: (2, 2, 2, 2, 1, 0)})
+    assert "then gives back 2 tokens" in explain(game.observation(0), "take white blue green")
+    assert "gives back" not in explain(game.observation(0), "take white blue green", voice="they")

@@ -128,3 +128,44 @@ def test_variants_in_canonical_order_and_single_name():
     game = splendor.new_game(players=2, seed=1, variants=("rotating_series", "open_reservations"))
     assert game.variants == ("open_reservations", "rotating_series")
     assert splendor.new_game(players=2, seed=1, variants="noble_veto").variants == ("noble_veto",)
+
+
+@pytest.mark.parametrize("variants", [(), ("noble_veto",), ("rotating_series",)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_without_its_seed_replays_what_everyone_has_seen(players, variants):
+    """record(hide_decks=True): no seed, the cards dealt so far; it replays to a game every seat sees as the same,
+    in hand and on the table, whose own record replays equal; the undealt cards are shuffled afresh."""
+    import json
+
+    for seed in range(6):
+        g = splendor.new_game(players=players, seed=seed, variants=variants)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 500)):
+            if g.is_over:
+                break
+            g.apply(rng.choice(g.legal_actions()))
+        record = json.loads(json.dumps(g.record(hide_decks=True)))
+        assert record["seed"] is None
+        h = splendor.replay(record)
+        assert all(h.observation(s) == g.observation(s) for s in range(players))
+        assert [p.reserved for p in h.players] == [p.reserved for p in g.players]
+        assert h.dealt() == g.dealt() and splendor.replay(h.record()) == h
+        assert splendor.Game.from_dict(h.to_dict()).record() == h.record()
+
+
+@pytest.mark.parametrize("deals, words", [
+    ("cards", "a list of 1 to 1 deals"),
+    ([{"cards": [[], []], "nobles": []}], "the cards drawn from each of the three decks"),
+    ([{"cards": [["2G2:4w2u1k"], [], []], "nobles": []}], "must be level 1 cards"),
+    ([{"cards": [["1K0:1w1u1g1r"] * 2, [], []], "nobles": []}], "each once"),
+    ([{"cards": [[], [], []], "nobles": ["4w4u"]}], "the 3 nobles laid out"),
+    ([{"cards": [[], [], []], "nobles": ["4w4u", "4w4u", "4w4k"]}], "names a noble twice"),
+    ([{"cards": [[], [], []], "nobles": ["4w4u", "9z", "4w4k"]}], "no noble has the code"),
+])
+def test_bad_deals_in_a_record_are_refused_in_words(deals, words):
+    record = {"format": "splendor-record", "version": 1, "players": 2, "seed": None, "first_player": 0,
+              "variants": [], "actions": [], "deals": deals}
+    with pytest.raises(ValueError, match=words):
+        splendor.replay(record)
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        splendor.replay(dict(record, deals=None))

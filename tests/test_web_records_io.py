@@ -131,21 +131,63 @@ def test_unavailable_storage_is_told_and_play_goes_on():
 
 
 # -- game files -----------------------------------------------------------------------------------------------------
+def seen_alike(game, other):
+    """The two games look the same to every seat: the same moves and all that is face up or in anyone's hand (the
+    undealt cards of a game opened from a file without its seed are shuffled afresh)."""
+    return (game.record()["actions"] == other.record()["actions"]
+            and all(game.observation(s) == other.observation(s) for s in range(game.players_count))
+            and [p.reserved for p in game.players] == [p.reserved for p in other.players])
+
+
+def test_an_unfinished_games_file_has_no_seed_and_opens_with_the_same_table():
+    app = started(seed="7", opponents="3")
+    g = app.game
+    while len(g.history) < 40:  # a few of each kind of move, a blind reservation among them
+        blind = [a for a in g.legal_actions() if a.kind == "reserve" and a.card is None]
+        app._apply(blind[0] if blind and len(g.history) % 7 == 3 else g.legal_actions()[0], g.current_player)
+    assert any(any(p.hidden) for p in g.players) and not g.is_over
+    name, text = export_game(app, clock=CLOCK)
+    assert "seed" not in name and "seed7" not in text
+    record = json.loads(text)["record"]
+    assert record["seed"] is None
+    # The file names no card beyond those dealt: the market, the nobles, the cards bought or held.
+    named = {c for deal in record["deals"] for level in deal["cards"] for c in level}
+    dealt = {c.code for row in g.market for c in row if c} | {c.code for p in g.players for c in p.cards + p.reserved}
+    assert named == dealt
+    assert len(named) + sum(g.deck_sizes) == len(splendor.engine.cards.CARDS)
+    other = App(MemoryStorage(), clock=CLOCK)
+    import_game(other, text, "game.json")
+    assert seen_alike(other.game, g) and other.game.seed != 7
+    assert [e["text"] for e in other.log if e["kind"] == "move"] == [e["text"] for e in app.log if e["kind"] == "move"]
+    # Play goes on there, and its save replays.
+    other.game.apply(other.game.legal_actions()[0])
+    assert splendor.replay(other.game.record()) == other.game
+
+
+def test_a_finished_games_file_keeps_its_seed():
+    app = started(seed="7")
+    g = app.game
+    while not g.is_over:
+        app._apply(g.legal_actions()[0], g.current_player)
+    name, text = export_game(app, clock=CLOCK)
+    assert "seed7" in name and json.loads(text)["record"] == g.record() and g.record()["seed"] == 7
+
+
 def test_export_then_import_gives_the_same_game_log_and_players():
     app = started(name=EVIL, opponents="2")
     play(app, "take white blue green", "take red black white", "take blue green red")
     name, text = export_game(app, clock=CLOCK)
     data = json.loads(text)
     assert name.endswith(".json") and data["format"] == "splendor-game" and data["version"] == 1
-    assert data["record"] == app.game.record() and data["players"][0] == {"name": EVIL, "bot": None}
+    assert data["record"] == app.game.record(hide_decks=True) and data["players"][0] == {"name": EVIL, "bot": None}
     other_store = MemoryStorage()
     other = App(other_store, clock=CLOCK)
     import_game(other, text, "game.json")
-    assert other.game.to_dict() == app.game.to_dict()
+    assert seen_alike(other.game, app.game)
     assert other.seats == app.seats and other.screen == "game"
     assert [e["text"] for e in other.log if e["kind"] == "move"] == [e["text"] for e in app.log if e["kind"] == "move"]
     assert other.can_undo()
-    assert json.loads(other_store.data[SAVE_KEY])["record"] == app.game.record()  # and it is saved there
+    assert json.loads(other_store.data[SAVE_KEY])["record"] == other.game.record()  # and it is saved there
     html = view.render(other)
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
 
@@ -168,7 +210,7 @@ def test_the_bots_reasons_travel_with_the_game_file():
     for bad in ("reasons", [1, 2, 3], ["a", "b", "c", "d"]):
         third = App(MemoryStorage(), clock=CLOCK)
         import_game(third, json.dumps(dict(data, why=bad)))
-        assert third.game.to_dict() == app.game.to_dict()
+        assert seen_alike(third.game, app.game)
         assert all(e["why"] == "" for e in third.log)
         assert any("reasons for the bots' moves could not be read" in e["text"] for e in third.log)
     # A game where no bot gave a reason has none to carry.

@@ -193,9 +193,9 @@ def test_changes_report_what_moves_for_the_animations():
 def test_words_of_the_issue():
     g = splendor.new_game(players=2, seed=7)
     said = words.describe_move(g, Action.reserve(level=3), "You")
-    assert said == "You reserved the top card of the level 3 deck without seeing it and took a gold."
+    assert said == "You reserved the top card of the level 3 deck without seeing it and took 1 gold."
     card = g.market[0][0]
-    assert words.describe_move(g, Action.reserve(card), "You").endswith("from the market and took a gold.")
+    assert words.describe_move(g, Action.reserve(card), "You").endswith("from the market and took 1 gold.")
     app = started()
     assert app.log[0]["text"] == "New game: 2 players."  # no seed in the log's first line
     take(app, "white", "blue", "green")
@@ -242,3 +242,58 @@ def test_the_bot_speed_option_is_kept_with_the_game_and_only_known_speeds_are_ta
     assert again.settings["pace"] == "fast"  # saved with the game, as the other options
     html = view.render_setup(again)
     assert "Bot speed" in html and re.search(r'id="set-pace-fast"[^>]* checked', html), html
+
+
+def test_a_run_of_returns_is_one_line_of_the_log():
+    app = started()
+    take(app, "white", "blue", "green")
+    g = app.game
+    g._players[1].tok[:5] = [2, 2, 2, 2, 1]  # (and the supply without them: every count stays right)
+    g._supply[:5] = [s - t for s, t in zip(g._supply[:5], [2, 2, 2, 2, 1])]
+    bot_plays(app, lambda legal: next(a for a in legal if a.kind == "take" and set(a.colors) == {"red", "black",
+                                                                                               "white"}))
+    assert g.phase == "return"
+    bot_plays(app, lambda legal: next(a for a in legal if a.colors == ("red",)))
+    bot_plays(app, lambda legal: next(a for a in legal if a.colors == ("white",)))
+    assert g.phase == "action" and g.current_player == 0
+    html = view.log_list(app)
+    assert html.count("returned") == 1 and "Bot 1 returned 1 white and 1 red to keep 10 tokens." in html
+    app.act("undo", {})  # back to before the take: no return left in the log
+    assert "returned" not in view.log_list(app)
+
+
+def test_the_final_round_is_not_announced_by_the_move_that_ends_the_game():
+    app = started(seed=5, starts="bot")
+    g = app.game
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    g._players[0].points = 15
+    take(app, "white", "blue", "green")  # the last seat of the round reaches 15: the game is over at once
+    assert g.is_over
+    log = " ".join(e["text"] for e in app.log)
+    assert "final round" not in log and "you win!" in log
+    # While a round is still to be played, the final round is said in the log.
+    app = started(seed=5, starts="person")
+    app.game._players[0].points = 15
+    take(app, "white", "blue", "green")
+    assert not app.game.is_over and "this is the final round" in " ".join(e["text"] for e in app.log)
+
+
+def test_a_hint_to_buy_a_reserved_card_marks_it_in_your_reserve():
+    app = started(seed=7)
+    g = app.game
+    card = g.market[0][0]
+    app._apply(Action.reserve(card), 0)
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    app.act("hint", {})
+    req = app.hint_request()
+    assert app.hint_reply({"turn_id": req["turn_id"], "action": f"buy {card.code}", "explanation": ""}) == "applied"
+    mine = view.my_area(app)
+    assert re.search(r'class="mini[^"]* hinted"[^>]* id="r0"', mine), mine
+    assert "hinted" not in view.market(app)
+
+
+def test_a_hint_says_the_whole_move_as_advice():
+    assert (words.advice("reserves the level 2 black card worth 2 points and takes 1 gold: it secures the card.")
+            == "reserve the level 2 black card worth 2 points and take 1 gold: it secures the card")
+    assert (words.advice("takes white, blue and green toward the level 1 red card, then gives back 2 tokens to keep 10")
+            == "take white, blue and green toward the level 1 red card, then give back 2 tokens to keep 10")

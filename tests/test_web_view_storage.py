@@ -71,7 +71,7 @@ def test_card_dialog_shows_buy_and_reserve_with_the_price():
     app.act("card", {"where": "market", "level": "1", "slot": "0"})
     html = view.render(app)
     assert 'role="dialog"' in html and ">Buy</button>" in html and ">Reserve</button>" in html
-    assert "Price after your bonuses" in html and "Printed" in html
+    assert "Price after your bonuses" in html and ">Price</th>" in html
 
 
 def test_affordable_cards_stand_out_and_say_so():
@@ -188,3 +188,25 @@ def test_card_faces_show_discounted_pips():
     card = card_from_code("2G2:4w2u1k")
     html = view.card_face(card, {"white": 1, "blue": 2, "green": 0, "red": 0, "black": 1})
     assert '<s class="was" data-t="4" aria-hidden="true"></s>' in html and "pip-white lowered" in html
+
+
+def test_a_buy_is_two_taps_by_default_and_the_dialog_counts_the_gold_it_pays():
+    app = App(MemoryStorage())
+    app.act("start", {"seed": "7", "opponents": "1", "starts": "person"})  # the new-game screen's defaults
+    assert app.settings["confirm"] is False
+    g = app.game
+    card = g.market[0][0]
+    p = g._players[0]
+    short_color = next(i for i, n in enumerate(card.cost_t) if n)
+    for i, n in enumerate(card.cost_t[:5]):  # one token short of the price in one color: gold pays it
+        p.tok[i] = n - (i == short_color)
+        g._supply[i] -= p.tok[i]
+    p.tok[5], g._supply[5] = 1, g._supply[5] - 1
+    app.act("card", {"where": "market", "level": "1", "slot": "0"})
+    html = view.render(app)
+    golds = [int(n) for n in re.findall(r'class="paid" data-gold="(\d+)"', html)]
+    assert sum(golds) == app.buy_payment(card)["gold"] == 1  # the rows' gold is the summary's gold
+    assert re.search(r"You pay [^<]*and 1 gold\.", html) and "1 gold</td>" in html
+    assert ">Printed<" not in html and ">Bonus<" not in html  # one compact table: gem, price, what you pay
+    app.act("buy", {})
+    assert card in g.players[0].cards and app.selected is None  # two taps: the card, then Buy

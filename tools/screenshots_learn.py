@@ -44,8 +44,7 @@ def follow_guide_until_idea(page, gd, turns=8):
         buy = page.get_by_role("button", name=re.compile(r"marked by the guide.*You can buy it$"))
         if buy.count():
             buy.click()
-            page.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).click()
-            page.get_by_role("dialog").get_by_role("button", name="Confirm").click()
+            gd.press_to_finish(page, buy, "Buy")
             continue
         piles = page.get_by_role("button", name=re.compile(r"The guide suggests taking (one|two)$"))
         if not piles.count():

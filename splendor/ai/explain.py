@@ -154,17 +154,16 @@ def _explain(observation, action, voice):
                 nb = None  # still far: not worth a mention
             if nb is not None and card.points < 3:
                 reasons.append(f"it brings {words['obj']} to {bon[card.bonus_i]} {card.bonus} for {noble_words(nb)}")
+        points = f"{pts} point{'s' if pts != 1 else ''}"
         if pts >= WINNING_POINTS and p.points < WINNING_POINTS:
-            reasons.insert(0, f"it brings {words['obj']} to {pts} points, which starts the final round")
+            reasons.insert(0, f"it brings {words['obj']} to {points}, which starts the final round")
         elif card.points and not reasons:
-            reasons.append(f"it brings {words['obj']} to {pts} points")
+            reasons.append(f"it brings {words['obj']} to {points}")
         if not reasons:
             reasons.append(f"the {card.bonus} bonus makes later cards cheaper")
         if sum(pay) == 0:
             reasons.append(f"it is free with {words['pos']} bonuses")
-        elif pay[5]:
-            reasons.append(f"it costs {cost_words(pay)}")
-        else:
+        elif " costing " not in text:  # (a card told apart by its printed cost: one price in the sentence)
             reasons.append(f"it costs {cost_words(pay)}")
         paid = [c for c, n in zip(TOKEN_COLORS, pay) if n]
         return f"{text}: {join_words(reasons[:2])}", {"card": card.code, "colors": paid}
@@ -188,12 +187,12 @@ def _explain(observation, action, voice):
                 text += f", so {words['can']} buy it next turn"
             else:
                 text += f" ({after} more token{'s' if after != 1 else ''} needed)"
-        if over > 0:
+        if over > 0 and voice == "you":  # (advice; a bot's returns are told as they are made)
             text += f", then gives back {over} token{'s' if over != 1 else ''} to keep 10"
         return text, {"card": target[0].code if target else None, "colors": list(action.colors)}
 
     if kind == "reserve":
-        gold = "and takes a gold" if game._supply[5] else "though no gold is left"
+        gold = "and takes 1 gold" if game._supply[5] else "though no gold is left"
         gold_colors = ["gold"] if game._supply[5] else []
         if action.card is None:
             return (f"reserves the top card of the level {action.level} deck unseen {gold}, "

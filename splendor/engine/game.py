@@ -186,7 +186,7 @@ class Game:
     """
 
     # Construction ---------------------------------------------------------------------------------------------
-    def __init__(self, players=2, seed=None, first_player=0, variants=()):
+    def __init__(self, players=2, seed=None, first_player=0, variants=(), deals=None):
         if isinstance(players, bool) or not isinstance(players, int) or players not in TOKENS_PER_COLOR:
             raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
         if seed is None:
@@ -214,6 +214,8 @@ class Game:
         self._history = []  # (action, undo frame)
         self._texts = []  # the notation of the history's first actions, as far as it was asked for (_action_texts)
         self._prior = ()  # action texts before the history (a game read by from_dict keeps its record)
+        self._deals = _check_deals(deals, players, self._veto, self._series)  # the cards a record says were dealt
+        self._dealt = ()  # per game of a series: (the decks' order, the face-up nobles) as that game was dealt
         self._deal()
 
     def _deal(self):
@@ -225,11 +227,19 @@ class Game:
             deck = list(level_cards)
             rng.shuffle(deck)
             decks.append(deck)
-        self._decks = decks
-        self._market = [[deck.pop() for _ in range(4)] for deck in decks]
         nobles = list(NOBLES)
         rng.shuffle(nobles)
+        stacked = self._deals[self.game_index] if self.game_index < len(self._deals) else None
+        if stacked is not None:  # the recorded cards come out first, in their order; the seed orders the rest
+            cards, faces = stacked
+            for lv, drawn in enumerate(cards):
+                known = set(drawn)
+                decks[lv] = [c for c in decks[lv] if c not in known] + drawn[::-1]
+            nobles = list(faces) + [nb for nb in nobles if nb not in faces]
         self._nobles = nobles[: (2 * n + 1 if self._veto else n + 1)]
+        self._dealt = self._dealt[:self.game_index] + ((tuple(tuple(d) for d in decks), tuple(self._nobles)),)
+        self._decks = decks
+        self._market = [[deck.pop() for _ in range(4)] for deck in decks]
         per = TOKENS_PER_COLOR[n]
         self._supply = [per] * 5 + [GOLD_TOKENS]
         self._players = [Player() for _ in range(n)]
@@ -813,6 +823,8 @@ class Game:
         data["format"] = STATE_FORMAT
         data["seed"] = self.seed
         data["decks"] = [[c.code for c in d] for d in self._decks]
+        if self._deals:  # the record's deals, so that the game read back keeps a record that replays
+            data["deals"] = self._deals_data()
         for p, t in zip(self._players, data["tableaus"]):
             t["reserved"] = [{"card": c.code, "hidden": h} for c, h in zip(p._reserved, p.hidden)]
         data["actions"] = self._action_texts()
@@ -823,9 +835,15 @@ class Game:
         texts.extend(str(a) for a, _ in history[len(texts):])  # (undo keeps texts no longer than the history)
         return list(self._prior) + texts
 
-    def record(self):
-        """The game as setup + seed + actions (JSON-able). ``replay(record)`` rebuilds an equal game."""
-        return {
+    def record(self, hide_decks=False):
+        """The game as setup + seed + actions (JSON-able). ``replay(record)`` rebuilds an equal game.
+
+        A game set up with ``deals`` keeps them in its record (``"deals"``, beside the seed that orders the other
+        cards). ``hide_decks``: a record that does not give away the decks' order, for a game in progress shown to
+        people: no seed, and the cards dealt so far instead (``dealt()``); it replays to a game equal in all a
+        player sees (``observation``), the undealt cards shuffled afresh.
+        """
+        data = {
             "format": RECORD_FORMAT,
             "version": FORMAT_VERSION,
             "players": self.n,
@@ -834,6 +852,28 @@ class Game:
             "variants": list(self.variants),
             "actions": self._action_texts(),
         }
+        if hide_decks:
+            data["seed"] = None
+            data["deals"] = self.dealt()
+        elif self._deals:
+            data["deals"] = self._deals_data()
+        return data
+
+    def _deals_data(self):
+        return [{"cards": [[c.code for c in d] for d in cards], "nobles": [nb.code for nb in faces]}
+                for cards, faces in self._deals]
+
+    def dealt(self):
+        """The cards dealt so far, as JSON-able data: for each game of a series up to this one, ``{"cards": the
+        cards drawn from each level's deck (market and blind reservations) in the order drawn, "nobles": the
+        nobles laid out}``. A finished game of a series lists its whole decks (nothing in them is to be won)."""
+        game = self if not self._prior else replay(self.record())  # (a game read by from_dict: its deal rebuilt)
+        out = []
+        for index, (decks, faces) in enumerate(game._dealt[:game.game_index + 1]):
+            left = game._decks if index == game.game_index else [()] * 3
+            out.append({"cards": [[c.code for c in d[len(rest):][::-1]] for d, rest in zip(decks, left)],
+                        "nobles": [nb.code for nb in faces]})
+        return out
 
     def copy(self):
         """An independent copy of the state, without the undo history (cheap: for search)."""
@@ -865,6 +905,37 @@ class Game:
         """Rebuild a game from ``to_dict()`` data, checking that it is a consistent position (ValueError with the
         reason otherwise). The undo history is not restored; the action list is kept for ``record()``."""
         return game_from_dict(cls, data)
+
+
+def _check_deals(deals, players, veto, series):
+    """A record's ``deals`` (see :meth:`Game.dealt`) as ((three lists of Cards in draw order), (Nobles)) per game;
+    ValueError saying what is wrong."""
+    if deals is None:
+        return ()
+    games = players if series else 1
+    if not isinstance(deals, list) or not 1 <= len(deals) <= games:
+        raise ValueError(f"the record's deals must be a list of 1 to {games} deals")
+    out = []
+    for k, deal in enumerate(deals, 1):
+        if not isinstance(deal, dict) or not isinstance(deal.get("cards"), list) or len(deal["cards"]) != 3:
+            raise ValueError(f"deal {k} of the record must name the cards drawn from each of the three decks")
+        cards = []
+        for lv, codes in enumerate(deal["cards"], 1):
+            if not isinstance(codes, list) or len(codes) > len(CARDS_BY_LEVEL[lv - 1]):
+                raise ValueError(f"deal {k} of the record: the level {lv} cards must be a list of card codes")
+            drawn = [card_from_code(c) for c in codes]
+            if any(c.level != lv for c in drawn) or len(set(drawn)) != len(drawn):
+                raise ValueError(f"deal {k} of the record: the level {lv} cards must be level {lv} cards, each once")
+            cards.append(drawn)
+        codes = deal.get("nobles")
+        count = 2 * players + 1 if veto else players + 1
+        if not isinstance(codes, list) or len(codes) != count:
+            raise ValueError(f"deal {k} of the record must name the {count} nobles laid out")
+        faces = tuple(noble_from_code(c) for c in codes)
+        if len(set(faces)) != count:
+            raise ValueError(f"deal {k} of the record names a noble twice")
+        out.append((tuple(cards), faces))
+    return tuple(out)
 
 
 def new_game(players=2, seed=None, first_player=0, variants=()):
@@ -940,10 +1011,12 @@ def replay(record):
     if not isinstance(actions, list):
         raise ValueError("the record's actions must be a list of texts")
     seed = record.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        # Without its seed a record would replay as a new random deal, not the recorded game.
+    deals = record.get("deals")
+    if (isinstance(seed, bool) or not isinstance(seed, int)) and not (seed is None and deals is not None):
+        # Without its seed a record would replay as a new random deal, not the recorded game (unless its deals
+        # name the cards dealt: then a random seed orders only cards nobody has seen).
         raise ValueError(f"the record's seed must be a whole number, not {seed!r}")
-    game = Game(record.get("players"), record.get("seed"), record.get("first_player"), tuple(variants))
+    game = Game(record.get("players"), seed, record.get("first_player"), tuple(variants), deals)
     for k, text in enumerate(actions, 1):
         try:
             game.apply(parse_action(game, text))

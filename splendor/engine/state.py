@@ -76,7 +76,7 @@ def game_from_dict(cls, data):
     try:
         game = cls(players=n, seed=_int(data.get("seed"), "seed"),
                    first_player=_int(data.get("first_player"), "first_player", 0, n - 1),
-                   variants=tuple(v if isinstance(v, str) else repr(v) for v in variants))
+                   variants=tuple(v if isinstance(v, str) else repr(v) for v in variants), deals=data.get("deals"))
     except InvalidStateError:
         raise
     except ValueError as exc:

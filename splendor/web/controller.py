@@ -284,6 +284,8 @@ class App(Staging, TableNews, Saving, LearnShare):
         self.changes.extend(moves)
         n = len(g.history)
         self.log.append({"n": n, "seat": seat, "text": text, "why": why or "", "kind": "move"})
+        if action.kind == "return":  # a run of returns is told in one line (view.log_list)
+            self.log[-1]["returned"] = action.colors[0]
         if g.game_index != index_before:
             scores = g.series_results[-1]
             self._note(f"Game {index_before + 1} of {g.players_count} is over: "
@@ -299,7 +301,9 @@ class App(Staging, TableNews, Saving, LearnShare):
             self._moment("noble", f"{who}: 3 points.", seat)
         if g.final_round and not final_before:
             who = "You have" if self._you(seat) else f"{self.name(seat)} has"
-            self._note(f"{who} {p.points} points: this is the final round, so everyone gets the same number of turns.")
+            if not g.is_over:  # (a round's last move that reaches 15 ends the game: the result says the rest)
+                self._note(f"{who} {p.points} points: this is the final round, so everyone gets the same number of "
+                           "turns.")
             last = self._person_moves_again(seat)
             # The same words as the status: the person who plays right now is told "this is your last turn".
             now = last and g.current_player == self.person

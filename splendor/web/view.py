@@ -64,7 +64,8 @@ def market_card(app, level, slot, card):
         badge = drawn("Can buy", cls="badge can")
     else:
         short = shortfall(app, card)
-        badge = drawn(f"{short} short", cls="badge short")
+        # (data-n: the short form a narrow card draws instead, assets/style.css)
+        badge = drawn(f"{short} short", cls="badge short").replace(' aria-hidden', f' data-n="−{short}" aria-hidden', 1)
     if flash and flash.get("slot") == [level, slot]:
         classes.append("flash")
     if app.hint and card.code in app.hint["action"]:
@@ -374,7 +375,7 @@ def action_bar(app):
     g = app.game
     parts = []
     buttons = []
-    prompt = ""
+    prompt = short_prompt = ""
     if g.is_over:
         prompt = "The game is over."
     elif not app.my_turn:
@@ -393,6 +394,9 @@ def action_bar(app):
         need = app.return_needed()
         prompt = (f"You hold {g.players[app.person].token_count}, the limit is 10: tap {words.plural(need, 'token')} "
                   f"of yours to return.")
+        # Phones: one line, so that the line and the row of tokens to give back fit the move box's steady height
+        # (the count is on your panel, in the warning colour).
+        short_prompt = f"Tap {words.plural(need, 'token')} of yours to return."
         if app.returning:
             chips = "".join(
                 f'<button type="button" class="chip chip-{c}" id="ret-{i}"'
@@ -428,14 +432,20 @@ def action_bar(app):
             if len(legal) == 1 and legal[0].kind == "pass":
                 prompt = "No move is possible: you must pass."
                 buttons.append(primary("pass", "Pass"))
-    hint = ""
-    if app.hint:
-        hint = f'<p class="hint" id="hint-text">{esc(app.hint["text"])}</p>'
+    said = esc(prompt)
+    if short_prompt:
+        said = (f'<span class="lab-long">{said}</span><span class="lab-short" aria-hidden="true">'
+                f'{esc(short_prompt)}</span>')
+    line = f'<p class="prompt">{said}</p>'
+    if app.hint and app.my_turn and not app.picked:
+        # The hint takes the prompt's place (it says what to do, and more), so the move box keeps its height and
+        # nothing under or above it moves; once gems are picked, the prompt is back and the hint's marks stay.
+        line = f'<p class="prompt hint" id="hint-text">{esc(app.hint["text"])}</p>'
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
     if app.info and not app.message:
         msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'
-    return (f'<section class="actionbar" aria-label="Your move"><p class="prompt">{esc(prompt)}</p>'
-            f'{"".join(parts)}<div class="buttons">{"".join(buttons)}</div>{hint}{msg}</section>')
+    return (f'<section class="actionbar" aria-label="Your move">{line}'
+            f'{"".join(parts)}<div class="buttons">{"".join(buttons)}</div>{msg}</section>')
 
 
 def primary(act, label, disabled=False, id_=None, short=None):
@@ -471,20 +481,21 @@ def holdings(app, seat, returnable=False):
         shown = n - (app.returning.count(color) if returnable else 0)
         zero = " zero" if shown == 0 else ""
         if returnable and shown > 0:
-            cells.append(f'<td><button type="button" class="ret" id="tok-{color}"'
+            hinted = " hinted" if app.hint and app.hint.get("action") == f"return {color}" else ""
+            cells.append(f'<td><button type="button" class="ret{hinted}" id="tok-{color}"'
                          f'{attrs(data_act="return", data_color=color, aria_label=f"Return a {color} token (you hold {shown})")}>'
-                         f'{drawn(shown)}</button></td>')
+                         f'{lettered(color)}{drawn(shown)}</button></td>')
         else:
             cells.append(f'<td class="n{zero}">{shown}</td>')
     bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + "<td></td>"
     return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
             f'<colgroup><col class="lab"><col span="6"></colgroup>'
             f'<thead><tr><td></td>{head}</tr></thead><tbody>'
-            f'<tr><th scope="row"><span class="lab-long">Tokens </span><b class="count{over}">{count}'
+            f'<tr><th scope="row"><span class="lab-long">Tokens </span><b class="count{over}" title="Tokens held">{count}'
             f'{"/10" if seat == app.person else ""}</b></th>'
             f'{"".join(cells)}</tr>'
-            f'<tr><th scope="row"><span class="lab-long">Bonuses</span><span class="lab-short" aria-hidden="true">+'
-            f'</span></th>{bons}</tr></tbody></table>')
+            f'<tr><th scope="row"><span class="lab-long">Bonuses</span><span class="lab-short card-ico" '
+            f'aria-hidden="true" title="Bonuses: the cards bought, by colour"></span></th>{bons}</tr></tbody></table>')
 
 
 def small_nobles(p):
@@ -524,6 +535,8 @@ def my_area(app):
         extra = " affordable" if g.can_afford(card, app.person) and not g.is_over else ""
         if app.selected and app.selected.get("where") == "reserved" and app.selected.get("index") == i:
             extra += " selected"
+        if app.hint and card.code in app.hint["action"]:  # the advice is to buy (or take toward) this card
+            extra += " hinted"
         reserved.append(mini_card(card, label, act=f' id="r{i}"' + attrs(data_act="card", data_where="reserved",
                                                                           data_index=i), extra=extra))
     for _ in range(3 - len(p.reserved)):
@@ -636,6 +649,20 @@ def inspect_dialog(app):
 </div>"""
 
 
+def returns_run(log, i):
+    """The colors of the tokens given back in the run of returns by one player that starts at log entry ``i`` (the
+    run is one line of the log, at its first entry); None when entry ``i`` is no such start."""
+    e = log[i]
+    if "returned" not in e or (i and "returned" in log[i - 1] and log[i - 1].get("seat") == e.get("seat")):
+        return None
+    colors = []
+    for later in log[i:]:
+        if "returned" not in later or later.get("seat") != e.get("seat"):
+            break
+        colors.append(later["returned"])
+    return colors
+
+
 def log_list(app):
     items = []
     first = max(0, len(app.log) - 200)
@@ -643,7 +670,13 @@ def log_list(app):
         e = app.log[i]
         seat = e.get("seat")
         cls = "log-note" if seat is None else ("log-me" if seat == app.person else "log-bot")
-        if e.get("why") and seat is not None and seat != app.person and 0 <= seat < len(app.seats):
+        returned = returns_run(app.log, i) if "returned" in e else None
+        if "returned" in e and returned is None:
+            continue  # told in its run's line
+        if returned is not None and len(returned) > 1:
+            counts = {c: returned.count(c) for c in returned}
+            text = esc(f"{app.log_name(seat)} returned {words.counts_words(counts)} to keep 10 tokens.")
+        elif e.get("why") and seat is not None and seat != app.person and 0 <= seat < len(app.seats):
             # A bot's own sentence says what it did and why ("takes white ... toward ...").
             text = f'<b>{esc(app.name(seat))}</b> {esc(e["why"])}.'
         else:
@@ -677,8 +710,8 @@ def dialog(app):
         if not printed:
             continue
         disc = min(bon[color], printed)
-        gold_here = app.gold_for.get(color, 0)
         tokens = pay[color] if can else min(mine[color], price[color])
+        gold_here = price[color] - tokens if can else 0  # the payment's gold, told where it stands in
         swap = ""
         if can:
             now, more = swaps[color]
@@ -688,9 +721,18 @@ def dialog(app):
             if now:
                 swap += secondary("gold", f"Pay {color} instead of gold", id_=f"gold-{color}-minus",
                                   data_color=color, data_step="-1")
-        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td>{printed}</td><td>{"−" + str(disc) if disc else "0"}</td>'
-                    f'<td><b>{price[color]}</b></td><td>{tokens} of {mine[color]}</td><td>{gold_here if can else ""}</td>'
-                    f'<td class="swap">{swap}</td></tr>')
+        # One row a gem: its price (and how the bonuses brought it down), then what is paid for it, or how many
+        # of its tokens you hold when you cannot buy; the gold swaps on a row of their own below it.
+        cost = f"<b>{price[color]}</b>" + (f' <small class="was">{printed} − {disc} bonus</small>' if disc else "")
+        if can:
+            parts = ([f"{tokens} {color}"] if tokens else []) + ([f"{gold_here} gold"] if gold_here else [])
+            paid = " + ".join(parts) or "nothing"
+        else:
+            paid = f"{mine[color]} of {price[color]}"
+        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td class="cost">{cost}</td>'
+                    f'<td class="paid" data-gold="{gold_here}">{paid}</td></tr>')
+        if swap:
+            rows.append(f'<tr class="swap-row"><td colspan="3" class="swap">{swap}</td></tr>')
     gold_line = ""
     if can:
         gold_line = f'<p class="pay-line">You pay {esc(words.counts_words(pay))}.</p>'
@@ -699,8 +741,7 @@ def dialog(app):
         gold_line = (f'<p class="pay-line short" id="buy-why">You are {words.plural(short, "token")} short '
                      f'(gold included).</p>')
     table = (f'<table class="price"><caption>Price after your bonuses</caption><thead><tr><th scope="col">Gem</th>'
-             f'<th scope="col">Printed</th><th scope="col">Bonus</th><th scope="col">Price</th>'
-             f'<th scope="col">Your tokens</th><th scope="col">Gold</th><th scope="col"><span class="sr-only">Swap</span></th></tr></thead>'
+             f'<th scope="col">Price</th><th scope="col">{"You pay" if can else "You have"}</th></tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table>')
     buttons = []
     if app.confirming:
@@ -752,7 +793,7 @@ def deck_dialog(app, level):
         buttons.append(secondary("close", "Close", id_="close"))
         if problem:
             buttons.append(f'<p class="why-not" id="res-why">{esc(problem)}</p>')
-    gold = "and take a gold" if g.supply["gold"] else "(no gold is left to take)"
+    gold = "and take 1 gold" if g.supply["gold"] else "(no gold is left to take)"
     msg = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else ""
     return f"""<div class="scrim" data-act="close"></div>
 <div class="dialog deck-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">

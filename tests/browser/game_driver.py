@@ -100,22 +100,25 @@ def open_card(page, cards, press="click"):
                 raise
 
 
-def press_for_confirm(page, cards, name, press="click"):
-    """Tap ``name`` (Buy or Reserve) in the dialog of the first of ``cards`` (opening it when no dialog is open),
-    until the dialog asks to confirm. Like a tap on a card (``open_card``), a tap on the dialog's button that lands
-    while the page redraws the bots' last move can be lost, or the redraw can close the dialog (seen on a loaded
-    machine): then tap again, as a person would."""
-    confirm = page.get_by_role("dialog").get_by_role("button", name="Confirm")
+#: The dialog's move is made (it closed) or asks to be confirmed ("Confirm each move", off by default).
+MADE_OR_ASKED_JS = "() => !document.getElementById('dialog') || document.getElementById('confirm')"
+
+
+def press_to_finish(page, cards, name, press="click"):
+    """Tap ``name`` (Buy or Reserve) in the dialog of the first of ``cards``, and Confirm when the page asks."""
+    dialog = page.get_by_role("dialog")
     for attempt in range(2):
-        if not page.get_by_role("dialog").count():
+        if not dialog.count():
             open_card(page, cards, press)
-        press_on(page.get_by_role("dialog").get_by_role("button", name=name, exact=True), press)
+        press_on(dialog.get_by_role("button", name=name, exact=True), press)
         try:
-            confirm.wait_for(timeout=5_000 if attempt == 0 else READY_TIMEOUT_MS)
-            return
+            page.wait_for_function(MADE_OR_ASKED_JS, timeout=5_000 if attempt == 0 else READY_TIMEOUT_MS)
+            break
         except PlaywrightTimeout:
             if attempt:
                 raise
+    if dialog.count() and dialog.get_by_role("button", name="Confirm").count():
+        press_on(dialog.get_by_role("button", name="Confirm"), press)
 
 
 def play_turn(page, press="click"):
@@ -146,8 +149,7 @@ def play_turn(page, press="click"):
         return True
     buyable = page.get_by_role("button", name=re.compile(r"You can buy it$"))
     if buyable.count():
-        press_for_confirm(page, buyable, "Buy", press)
-        act(page.get_by_role("dialog").get_by_role("button", name="Confirm"))
+        press_to_finish(page, buyable, "Buy", press)
         return True
     piles = _enabled(page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")))
     if piles:
@@ -163,8 +165,7 @@ def play_turn(page, press="click"):
         open_card(page, cards, press)
         reserve = page.get_by_role("dialog").get_by_role("button", name="Reserve", exact=True)
         if reserve.get_attribute("aria-disabled") != "true":
-            press_for_confirm(page, cards, "Reserve", press)
-            act(page.get_by_role("dialog").get_by_role("button", name="Confirm"))
+            press_to_finish(page, cards, "Reserve", press)
             return True
         act(page.get_by_role("dialog").get_by_role("button", name="Close"))
     act(page.get_by_role("button", name="Pass"))

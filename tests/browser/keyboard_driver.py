@@ -60,6 +60,13 @@ def pick_gems(page, colors) -> None:
         page.keyboard.press("Space")
 
 
+def confirm_if_asked(page) -> None:
+    """The move is made, or the page asks to confirm it ("Confirm each move", off by default): then confirm it."""
+    page.wait_for_function("() => !document.getElementById('dialog') || document.getElementById('confirm')")
+    if page.locator("#confirm").count():
+        press_button(page, "#confirm")
+
+
 def press_button(page, selector: str) -> None:
     tab_to(page, selector)
     page.keyboard.press("Enter")
@@ -110,7 +117,7 @@ def buy(page, card_id: str) -> None:
     page.keyboard.press("Enter")
     page.get_by_role("dialog").wait_for()
     press_button(page, "#buy")
-    press_button(page, "#confirm")
+    confirm_if_asked(page)
 
 
 def reserve(page, card_id: str) -> None:
@@ -118,7 +125,7 @@ def reserve(page, card_id: str) -> None:
     page.keyboard.press("Enter")
     page.get_by_role("dialog").wait_for()
     press_button(page, "#reserve")
-    press_button(page, "#confirm")
+    confirm_if_asked(page)
 
 
 def turn_done(page) -> None:

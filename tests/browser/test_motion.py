@@ -42,7 +42,7 @@ def noble_buy_save():
                         if gets:
                             save = {"format": "splendor-save", "version": 1, "record": g.record(),
                                     "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": "easy"}],
-                                    "settings": {}, "log": []}
+                                    "settings": {"confirm": True}, "log": []}
                             return save, a.card
             buys = [a for a in actions if a.kind == "buy"]
             g.apply(rng.choice(buys or actions))

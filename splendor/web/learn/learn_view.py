@@ -67,10 +67,12 @@ def coach_box(app):
         parts.append(f'<p class="coach-main">{esc(coach["text"])}</p>')
     if coach.get("idea_text"):
         parts.append(f'<p class="coach-idea"><b>New: </b>{esc(coach["idea_text"])}</p>')
+    # (the button before the words, so that a short phone can float it beside them: learn.css; the layout puts it
+    # after them elsewhere)
     return (f'<section class="coach" aria-labelledby="coach-title" id="coach"><h2 id="coach-title">'
-            f'<span class="coach-mark" aria-hidden="true">★</span> Guide</h2>{"".join(parts)}'
+            f'<span class="coach-mark" aria-hidden="true">★</span> Guide</h2>'
             f'<button type="button" class="secondary coach-stop" data-act="guide-stop" id="guide-stop">'
-            'Stop the guide</button></section>')
+            f'Stop the guide</button>{"".join(parts)}</section>')
 
 
 # -- the new-game screen ---------------------------------------------------------------------------------------------

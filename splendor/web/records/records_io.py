@@ -10,13 +10,20 @@ A game file (``export_game``) is JSON::
      "players": [{"name": "You", "bot": null}, {"name": "Bot 1", "bot": "medium"}],
      "record": {... splendor.Game.record(): setup, seed and every action ...}}
 
+The file of a game still being played carries no seed, since the decks' order follows from it (a person could read
+the cards to come, or a friend's in pass and play): its record names the cards dealt so far instead
+(``Game.record(hide_decks=True)``), and opening it shuffles the cards nobody has seen afresh. A finished game's file
+keeps its seed.
+
 >>> from splendor.web.controller import App
 >>> from splendor.web.records.storage import MemoryStorage
 >>> app = App(MemoryStorage())
 >>> app.act("start", {"seed": "7", "starts": "person"})
 >>> name, text = export_game(app, clock=lambda: 0)
 >>> name
-'splendor-game-seed7-move0.json'
+'splendor-game-move0.json'
+>>> json.loads(text)["record"]["seed"] is None
+True
 >>> other = App(MemoryStorage())
 >>> import_game(other, text, "game.json")
 >>> other.game.to_dict() == app.game.to_dict()
@@ -104,7 +111,7 @@ def export_game(app, clock=time.time):
         "version": GAME_VERSION,
         "exported": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(clock())),
         "players": [{"name": s["name"], "bot": s["bot"]} for s in app.seats],
-        "record": g.record(),
+        "record": g.record(hide_decks=not g.is_over),
     }
     # The bots' reasons, as the log shows them: one sentence (or "") per action of the record.
     why = {e["n"]: e["why"] for e in app.log if e.get("kind") == "move" and e.get("why")}
@@ -113,7 +120,8 @@ def export_game(app, clock=time.time):
     game_id = getattr(app, "game_id", None)  # the learning features' id: a game opened back is the same game
     if isinstance(game_id, str):
         data["id"] = game_id
-    name = f"splendor-game-seed{g.seed}-move{len(g.history)}.json"
+    seed = f"-seed{g.seed}" if g.is_over else ""
+    name = f"splendor-game{seed}-move{len(g.history)}.json"
     return name, json.dumps(data, indent=1)
 
 
@@ -162,7 +170,8 @@ def import_game(app, text, file_name=""):
     game, seats, data = _read_game_file(text)
     record = game.record()
     # Replay it once more through the page's own path, so the log, undo and the bots' turns are as in live play.
-    app.game = Game(record["players"], record["seed"], record["first_player"], tuple(record["variants"]))
+    app.game = Game(record["players"], record["seed"], record["first_player"], tuple(record["variants"]),
+                    record.get("deals"))
     app.seats = seats
     app.pass_play = PassPlay(seats)  # pass and play: the first person to move is handed the device
     app.log, app.actors = [], []

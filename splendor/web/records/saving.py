@@ -22,7 +22,7 @@ DEFAULT_SETTINGS = {
     "starts": "random",
     "variants": [],
     "seed": "",
-    "confirm": True,
+    "confirm": False,  # a buy is two taps (the card, Buy); on: a last check before a buy or a reserve
     "guided": False,
     "pace": "normal",  # how long each bot's move is shown: "normal" or "fast" (main.py PACES)
 }
@@ -151,7 +151,8 @@ class Saving:
     @staticmethod
     def _actors_of(record):
         """(seat, phase) before each action of a (valid) record: which turns were the person's, for undo."""
-        g = Game(record["players"], record["seed"], record["first_player"], tuple(record.get("variants", [])))
+        g = Game(record["players"], record["seed"], record["first_player"], tuple(record.get("variants", [])),
+                 record.get("deals"))
         out = []
         for text in record["actions"]:
             out.append((g.current_player, g.phase))

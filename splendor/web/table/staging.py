@@ -260,7 +260,7 @@ class Staging:
         self._stage_or_commit([action])
 
     def _stage_or_commit(self, actions):
-        if self.settings.get("confirm", True):
+        if self.settings.get("confirm", False):
             self.confirming = actions
             self.message = ""
         else:

@@ -63,7 +63,7 @@ def describe_move(game, action, name, seat=None, person=False):
     if k == "take_two":
         return f"{name} took two {action.colors[0]}."
     if k == "reserve":
-        gold = " and took a gold" if game.supply["gold"] else " (no gold was left to take)"
+        gold = " and took 1 gold" if game.supply["gold"] else " (no gold was left to take)"
         if action.card is None:
             return f"{name} reserved the top card of the level {action.level} deck without seeing it{gold}."
         return f"{name} reserved {card_name(action.card)} from the market{gold}."
@@ -95,7 +95,7 @@ def describe_pending(game, actions):
     if k == "take_two":
         return f"Take two {a.colors[0]}"
     if k == "reserve":
-        gold = " and take a gold" if game.supply["gold"] else " (no gold left to take)"
+        gold = " and take 1 gold" if game.supply["gold"] else " (no gold left to take)"
         if a.card is None:
             return f"Reserve the top card of the level {a.level} deck{gold}"
         return f"Reserve {card_name(a.card)}{gold}"
@@ -126,6 +126,8 @@ def advice(sentence):
 
     >>> advice("takes white, blue and green toward the level 2 red card.")
     'take white, blue and green toward the level 2 red card'
+    >>> advice("reserves the level 2 black card and takes 1 gold: it secures the card")
+    'reserve the level 2 black card and take 1 gold: it secures the card'
     >>> advice("")
     ''
     """
@@ -133,6 +135,8 @@ def advice(sentence):
     verb, _, rest = sentence.partition(" ")
     if verb not in ADVICE_VERBS or not rest:
         return ""
+    # (the verbs of the move's second half, said to the person too)
+    rest = rest.replace(" and takes 1 gold", " and take 1 gold").replace(", then gives back ", ", then give back ")
     return f"{ADVICE_VERBS[verb]} {rest}"
 
 

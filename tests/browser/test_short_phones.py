@@ -1,0 +1,248 @@
+"""The steps of a turn on the shortest phones (390x664, an iPhone's visible area under its bars, and 360x640): the
+guided game's words in full, tokens given back over 10, the Buy dialog, a hint and a noble that move nothing, and
+market cards whose marks do not sit on each other. Measured by bounding boxes in Chromium."""
+
+import json
+import re
+
+import pytest
+from game_driver import SAVE_KEY, open_game, open_with_storage, settle
+from test_motion import noble_buy_save
+
+import splendor
+from splendor.web.botcall import answer
+from splendor.web.controller import App
+from splendor.web.records.storage import MemoryStorage
+
+SHORT = {"390x664": (390, 664), "360x640": (360, 640)}
+# Every piece has landed (assets/motion.js): a card being dealt is drawn where it flies from until then.
+LANDED_JS = ("() => !document.querySelector('#fly-layer .fly') && "
+             "!document.getAnimations().some((a) => String(a.id).startsWith('fly-'))")
+
+BOX_JS = """(el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"""
+MARKET_JS = """() => Object.fromEntries([...document.querySelectorAll('.market .card, .market .deck')].map((e) => {
+  const r = e.getBoundingClientRect(); return [e.id, [r.left, r.top, r.width, r.height]]; }))"""
+# On every market card: pairs of marks that overlap (the badge and the bonus gem or the points; a struck printed
+# number and a colour letter).
+CLASH_JS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - .5 && b.left < a.right - .5 && a.top < b.bottom - .5 && b.top < a.bottom - .5;
+  const out = [];
+  let badges = 0;
+  for (const card of document.querySelectorAll('.market .card')) {
+    const name = card.getAttribute('aria-label').split(';')[0];
+    const badge = card.querySelector('.badge');
+    if (badge) {
+      badges++;
+      for (const sel of ['.card-top .bonus', '.card-top .pts', '.cost .pip']) {
+        for (const e of card.querySelectorAll(sel)) if (meet(box(badge), box(e))) out.push(`${name}: the badge meets ${sel}`);
+      }
+    }
+    const struck = [...card.querySelectorAll('.pip .was')], letters = [...card.querySelectorAll('.pip .pl')];
+    const at = (e) => { const r = box(e); return `${r.left | 0},${r.top | 0}..${r.right | 0},${r.bottom | 0}`; };
+    for (const s of struck) for (const l of letters) if (meet(box(s), box(l))) {
+      out.push(`${name}: a struck ${s.dataset.t} (${at(s)}) meets the letter ${l.dataset.t} (${at(l)})`);
+    }
+  }
+  return {badges, out};
+}"""
+
+
+def inside(box, width, height):
+    left, top, right, bottom = box
+    return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
+
+
+def meet(a, b):
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def box(locator):
+    return locator.evaluate(BOX_JS)
+
+
+def save_at(seed, stop, opponents=1):
+    """A save of a game against medium bots at the person's turn once ``stop(app)`` holds; the person plays
+    ``stop``'s move otherwise (``stop`` returns True to stop, or the action to play)."""
+    app = App(MemoryStorage())
+    app.act("start", {"seed": str(seed), "opponents": str(opponents), "starts": "person"})
+    for _ in range(400):
+        g = app.game
+        assert not g.is_over
+        if app.my_turn:
+            move = stop(app)
+            if move is True:
+                return app.to_save()
+            app._apply(move, 0)
+        else:
+            assert app.bot_reply(answer(json.dumps(app.bot_request()))) == "applied"
+    raise AssertionError("no such position")
+
+
+def takes_until_nine(app):
+    """Take three gems each turn until 9 are held (then stop: the next take of three means giving two back)."""
+    g = app.game
+    if g.phase == "action" and g.players[0].token_count >= 9:
+        return True
+    takes = [a for a in g.legal_actions() if a.kind == "take" and len(a.colors) == 3]
+    return takes[len(g.history) % len(takes)] if takes else g.legal_actions()[0]
+
+
+def gold_buy(app):
+    """Stop where a market card can be bought only with gold; take three (or reserve, for gold) meanwhile."""
+    g = app.game
+    if g.phase != "action":
+        return g.legal_actions()[0]
+    for row in g.market:
+        for card in row:
+            if card and g.can_afford(card, 0) and g.default_payment(card)["gold"]:
+                return True
+    p = g.players[0]
+    if not p.tokens["gold"] and len(p.reserved) < 2 and g.supply["gold"]:
+        return next(a for a in g.legal_actions() if a.kind == "reserve" and a.card is not None)
+    takes = [a for a in g.legal_actions() if a.kind == "take" and len(a.colors) == 3]
+    if takes and p.token_count <= 7:
+        return takes[len(g.history) % len(takes)]
+    return g.legal_actions()[0]
+
+
+@pytest.mark.parametrize("size", list(SHORT))
+def test_the_guide_shows_all_its_words_and_the_turn_stays_on_the_screen(touch_page, size):
+    w, h = SHORT[size]
+    page = touch_page(w, h)
+    open_game(page)
+    page.get_by_role("region", name="New to Splendor?").get_by_role("button", name="Play a guided game").tap()
+    page.get_by_role("region", name="Market").wait_for()
+    settle(page)
+    coach = page.get_by_role("region", name="Guide")
+    # The box is as tall as its words (nothing scrolled away inside it) and all of it is on the screen.
+    assert coach.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), "the guide's words overflow its box"
+    words = coach.locator("p").first
+    assert box(words)[3] <= box(coach)[3] + 0.5 and box(words)[3] - box(words)[1] > 30  # lines of words, not a sliver
+    assert inside(box(coach), w, h)
+    # The turn's controls stay on the one screen, and nothing the guide marks is under its box.
+    for name in ("Market", "Gem supply", "Your move"):
+        assert inside(box(page.get_by_role("region", name=name)), w, h), name
+    marked = page.locator(".card.guided, .pile.guided")
+    assert marked.count() >= 2
+    for i in range(marked.count()):
+        assert not meet(box(marked.nth(i)), box(coach)), marked.nth(i).get_attribute("aria-label")
+    assert page.evaluate("() => scrollY") == 0
+
+
+@pytest.mark.parametrize("size", list(SHORT))
+def test_giving_tokens_back_keeps_the_return_button_the_tokens_and_the_bonuses_apart(touch_page, size):
+    w, h = SHORT[size]
+    page = touch_page(w, h)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save_at(5, takes_until_nine))})
+    settle(page)
+    piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
+        "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
+        if b.get_attribute("aria-disabled") != "true"]
+    for pile in piles[:3]:
+        pile.tap()
+    page.get_by_role("button", name=re.compile(r"^Take ")).tap()
+    settle(page)
+    assert "return tokens" in page.locator("#status").text_content()
+    mine = page.get_by_role("region", name="Your area")
+    button = page.get_by_role("region", name="Your move").get_by_role("button", name=re.compile(r"^Return"))
+    assert not meet(box(button), box(mine)), "the Return button lies on your panel"
+    tokens = [box(b) for b in mine.get_by_role("button", name=re.compile(r"^Return a \w+ token")).all()]
+    assert len(tokens) >= 3
+    for i, a in enumerate(tokens):
+        assert a[2] - a[0] >= 43.5 and a[3] - a[1] >= 43.5, a
+        assert inside(a, w, h)
+        for b in tokens[i + 1:]:
+            assert not meet(a, b), (a, b)
+    bonuses = mine.locator(".holdings tbody tr").last
+    assert bonuses.is_visible() and inside(box(bonuses), w, h), "the bonuses row is hidden or off the screen"
+    assert inside(box(mine), w, h) and inside(box(button), w, h)
+    # Giving two back works from there.
+    for _ in range(2):
+        mine.get_by_role("button", name=re.compile(r"^Return a \w+ token")).first.tap()
+    button.tap()
+    settle(page)
+    assert "return tokens" not in page.locator("#status").text_content()
+
+
+def test_the_buy_dialog_at_360_px_counts_the_gold_shows_everything_and_buys_in_two_taps(touch_page):
+    page = touch_page(360, 640)
+    save = save_at(9, gold_buy)
+    assert not save["settings"]["confirm"]  # the default: no last check
+    game = splendor.replay(save["record"])
+    card = next(c for row in game.market for c in row if c and game.can_afford(c, 0) and game.default_payment(c)["gold"])
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    settle(page)
+    page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(
+        "^" + re.escape(card.describe()))).tap()
+    dialog = page.get_by_role("dialog")
+    frame = box(dialog)
+    assert inside(frame, 360, 640)
+    cut = dialog.evaluate("""(d) => { const f = d.getBoundingClientRect(); return [...d.querySelectorAll('*')]
+        .filter((e) => e.getClientRects().length && !e.closest('.sr-only')).filter((e) => { const r = e.getBoundingClientRect();
+          return r.width && (r.left < f.left - .5 || r.right > f.right + .5 || r.right > innerWidth + .5); })
+        .map((e) => e.tagName + ' ' + e.textContent.slice(0, 30)); }""")
+    assert cut == [], cut
+    # The gold the rows say is the gold the summary says.
+    golds = sum(int(x) for x in dialog.locator("td.paid").evaluate_all("(l) => l.map((e) => e.dataset.gold)"))
+    said = re.search(r"You pay .*?(\d+) gold\.", dialog.inner_text())
+    paid = game.default_payment(card)["gold"]
+    assert said and int(said.group(1)) == golds == paid >= 1
+    assert dialog.locator("td.paid", has_text=f"{paid} gold").count() >= 1
+    # Two taps: the card, then Buy.
+    dialog.get_by_role("button", name="Buy", exact=True).tap()
+    settle(page)
+    assert page.get_by_role("dialog").count() == 0
+    record = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))["record"]
+    assert record["actions"][len(save["record"]["actions"])].startswith(f"buy {card.code}")
+
+
+def test_held_sideways_the_cards_marks_stay_apart_too(touch_page):
+    page = touch_page(844, 390)
+    save, _ = noble_buy_save()  # (a table with bonuses: struck prices beside the badges)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    settle(page)
+    clash = page.evaluate(CLASH_JS)
+    assert clash["badges"] >= 8 and clash["out"] == [], clash["out"]
+
+
+@pytest.mark.parametrize("size", list(SHORT))
+def test_a_hint_and_a_noble_move_nothing_and_the_cards_marks_stay_apart(touch_page, size):
+    w, h = SHORT[size]
+    page = touch_page(w, h)
+    open_game(page)
+    page.get_by_role("button", name="No thanks").tap()
+    page.get_by_role("radio", name="3 bots").check()
+    page.get_by_role("radio", name="You", exact=True).check()
+    page.get_by_role("button", name="Start game").tap()
+    page.get_by_role("region", name="Market").wait_for()
+    settle(page)
+    before = page.evaluate(MARKET_JS)
+    bar = page.get_by_role("region", name="Your move")
+    bar_before = box(bar)
+    page.get_by_role("button", name="Hint", exact=True).tap()
+    page.locator("#hint-text").wait_for()
+    page.wait_for_function(LANDED_JS)
+    assert page.evaluate(MARKET_JS) == before and box(bar) == bar_before  # the move box did not grow
+    text = box(page.locator("#hint-text"))
+    assert text[1] >= bar_before[1] and text[3] <= bar_before[3] and text[2] <= bar_before[2]  # inside its border
+    clash = page.evaluate(CLASH_JS)
+    assert clash["badges"] >= 8 and clash["out"] == [], clash["out"]
+    # A noble won: the table stays where it was.
+    save, card = noble_buy_save()
+    page.close()  # (one page at a time in the shared context)
+    other = touch_page(w, h)
+    open_with_storage(other, {SAVE_KEY: json.dumps(save)})
+    settle(other)
+    before = other.evaluate(MARKET_JS)
+    clash = other.evaluate(CLASH_JS)
+    assert clash["out"] == [], clash["out"]
+    assert other.locator(".market .pip .was").count() >= 4  # (a table with bonuses: struck prices to check)
+    other.get_by_role("region", name="Market").get_by_role("button", name=re.compile(
+        "^" + re.escape(card.describe()))).tap()
+    other.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).tap()
+    other.get_by_role("dialog").get_by_role("button", name="Confirm").tap()  # (this save asks to confirm)
+    settle(other)
+    other.wait_for_function(LANDED_JS)
+    assert other.get_by_role("region", name="Your area").locator(".noble").count() == 1
+    assert other.evaluate(MARKET_JS) == before
