@@ -36,13 +36,32 @@ def test_the_shipped_weights_file_is_a_model_the_training_command_wrote():
     assert model.to_dict()["base"] == data["base"]
 
 
+def test_the_experts_model_file_is_what_the_expert_plays():
+    """MODEL_FILE is what the expert level plays: today the training command's linear model (the self-play
+    generation measured against the outside player was no stronger: docs/BOTS.md); a file of the self-play command
+    (value, larger tables' value, prior) takes its place when one is shown stronger."""
+    with open(learned.MODEL_FILE, encoding="utf-8") as f, open(learned.WEIGHTS_FILE, encoding="utf-8") as g:
+        assert json.load(f) == json.load(g)
+    value, policy = learned.load_expert()
+    assert learned.load_expert() == (value, policy)  # read once
+    assert policy is None and value.to_dict()["base"] == load_model().to_dict()["base"]
+    bot = get_bot("expert")
+    assert bot.model is value and bot.policy is None
+    # the first self-play generation, kept for the next measurement, reads as the expert's model would
+    kept = os.path.join(os.path.dirname(learned.__file__), "..", "training", "models", "selfplay-gen-001.json")
+    two = learned.read_model(kept)
+    assert isinstance(two, learned.ByTable) and learned.read_policy(kept).players == 2
+    assert two.meta["command"].startswith("python -m splendor selfplay ")
+
+
 def test_importing_the_bots_does_not_read_the_weights():
     import subprocess
     import sys
 
-    code = ("import splendor.ai, splendor.ai.learned as L; assert L._SHIPPED is None; "
-            "splendor.ai.get_bot('hard'); assert L._SHIPPED is None; "
-            "splendor.ai.get_bot('expert'); assert L._SHIPPED is not None; print('lazy')")
+    code = ("import splendor.ai, splendor.ai.learned as L; assert L._EXPERT is None; "
+            "splendor.ai.get_bot('hard'); assert L._EXPERT is None and L._SHIPPED_POLICY is False; "
+            "splendor.ai.get_bot('expert'); assert L._EXPERT is not None and L._SHIPPED_POLICY is not False; "
+            "print('lazy')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert out.stdout.strip() == "lazy", out.stderr
@@ -109,7 +128,7 @@ def test_the_model_prefers_what_wins_and_its_win_chance_is_a_probability():
 def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
     assert splendor.ai.LEVELS[-1] == "expert"
     bot = get_bot("expert")
-    assert isinstance(bot, ExpertBot) and bot.model is load_model() and bot.level == "expert"
+    assert isinstance(bot, ExpertBot) and bot.model is learned.load_expert()[0] and bot.level == "expert"
     # a model that counts only points makes the search buy the point card; one that counts only gold reserves
     # (in the tree, whatever the replies below its moves)
     market = [c for row in build().market for c in row if c]
@@ -303,8 +322,10 @@ def test_the_site_ships_the_weights_beside_the_package_but_not_the_training_comm
 
     files = build_site.browser_package_files()
     # the worker fetches the expert's model by address when it first needs it: not in the zip the page loads
-    assert "splendor/ai/expert_weights.json" not in files and "splendor/ai/learned.py" in files
-    assert build_site.WORKER_FILES == ("splendor/ai/expert_weights.json",)
+    assert "splendor/ai/expert_model.json" not in files and "splendor/ai/learned.py" in files
+    assert build_site.WORKER_FILES == ("splendor/ai/expert_model.json",)
+    # the linear model the training command fits is not the expert's: the site leaves it out
+    assert "splendor/ai/expert_weights.json" not in files and "splendor/ai/expert_weights.json" in build_site.NOT_IN_BROWSER
     root = build_site.ROOT
     training = sorted(p.relative_to(root).as_posix() for p in (root / "splendor" / "training").rglob("*.py"))
     assert "splendor/training/train.py" in training and "splendor/training/arena.py" in training
@@ -314,8 +335,8 @@ def test_the_site_ships_the_weights_beside_the_package_but_not_the_training_comm
 def test_the_style_tool_can_search_with_a_learned_model(tmp_path):
     from tools import bot_style
 
-    assert bot_style.hard_bot({"expert": True}, {}).model is load_model()
-    assert bot_style.hard_bot({"expert": True, "model": "learned"}, {}).model is load_model()
+    assert bot_style.hard_bot({"expert": True}, {}).model is learned.load_expert()[0]  # what the expert plays
+    assert bot_style.hard_bot({"expert": True, "model": "learned"}, {}).model is learned.load_expert()[0]
     path = tmp_path / "m.json"
     ValueModel([1.0] * len(FEATURES), [0.0] * len(FEATURES)).save(path)
     bot = bot_style.hard_bot({"expert": True, "model": f"learned:{path}", "horizon": 2}, {})

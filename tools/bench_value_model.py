@@ -20,12 +20,12 @@ if str(ROOT) not in sys.path:
 import splendor  # noqa: E402
 from splendor import ai  # noqa: E402
 from splendor.ai.heuristic import Weights, seat_values  # noqa: E402
-from splendor.ai.learned import READ_WEIGHTS, load_model  # noqa: E402
+from splendor.ai.learned import READ_WEIGHTS, load_expert  # noqa: E402
 
 
 def measure(games=4, repeat=5):
     """(positions, microseconds per position for the model, for the hand-written value)."""
-    model = load_model()
+    model = load_expert()[0]
     w = Weights(**READ_WEIGHTS)
     positions = []
     for seed in (3, 5, 8, 13, 21, 34, 55, 89)[:games]:

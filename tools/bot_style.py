@@ -48,7 +48,7 @@ from splendor.training import arena  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
 from splendor.ai.expert import ExpertBot  # noqa: E402
 from splendor.ai.heuristic import Weights, result_share, seat_values  # noqa: E402
-from splendor.ai.learned import load_model  # noqa: E402
+from splendor.ai.learned import load_model, read_policy  # noqa: E402
 from splendor.ai.search import HARD_WEIGHTS, HardBot  # noqa: E402
 
 #: The points whose first round is printed: for the leader (the first seat to reach them), and per bot (5 and 10).
@@ -87,7 +87,7 @@ class HandJudge:
 
 def hard_bot(hard, weights):
     """The bot of ``--hard``: HardBot keyword arguments, or with ``"expert": true`` an ExpertBot's, whose ``model``
-    is "learned" (the shipped value model, the default), "learned:PATH" (a model file written by ``python -m
+    is "learned" (the shipped expert model: value and prior, the default), "learned:PATH" (a model file written by ``python -m
     splendor train``) or "hand" (the hand-set values as a model, :class:`HandJudge`: the expert's tree searching with
     the hard bot's judge); ``weights``: overrides of HARD_WEIGHTS (``--weights``). A wrong keyword or weight raises
     here."""
@@ -98,8 +98,11 @@ def hard_bot(hard, weights):
     model = kw.pop("model", "learned")
     if model == "hand":
         model = HandJudge(weights)
-    elif isinstance(model, str) and model.split(":", 1)[0] == "learned":
-        model = load_model(model.split(":", 1)[1] if ":" in model else None)
+    elif model == "learned":  # the shipped expert's model: its value and its prior
+        return ExpertBot(weights=weights, **kw)
+    elif isinstance(model, str) and model.startswith("learned:"):  # a model file: a linear model, a net or a bundle
+        path = model.split(":", 1)[1]
+        return ExpertBot(model=load_model(path), policy=read_policy(path), weights=weights, **kw)
     else:
         raise ValueError(f'the expert\'s model is "learned", "learned:PATH" or "hand", not {model!r}')
     return ExpertBot(model=model, weights=weights, **kw)

@@ -8,7 +8,7 @@ is imported), so the page and the other levels never pay for them.
 from . import tree as _tree
 from .bots import _top
 from .budget import Budget
-from .search import HardBot
+from .search import HardBot, finish_turn
 
 
 class ExpertBot(HardBot):
@@ -25,10 +25,10 @@ class ExpertBot(HardBot):
     def __init__(self, model=None, tree_width=4, tree_c=0.15, tree_horizon=3, policy=None, policy_width=4,
                  prior_c=1.0, record=None, **kwargs):
         if model is None:
-            from .learned import load_model, load_policy
-            model = load_model()
+            from .learned import load_expert
+            model, shipped = load_expert()
             if policy is None:
-                policy = load_policy()
+                policy = shipped
         super().__init__(**kwargs)
         # policy (the shipped model's, when its file has one): a PolicyModel whose ``policy_width`` best moves join
         # the root's candidates, and whose priors steer the root's choice of move to search (PUCT, constant
@@ -51,6 +51,11 @@ class ExpertBot(HardBot):
     def _tree_decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
         cands = self._candidates(game, seat, scored)
+        # A move with which the game ends and the seat alone wins is played whatever the search says (a move that wins
+        # later can look as good to it); the search still runs, its figures say what it saw.
+        win = _win_now(game, seat, scored, self.scorer)
+        if win is not None and win not in cands:
+            cands.append(win)
         priors = None
         if self.policy is not None and len(game._players) == self.policy.players:
             rated = self.policy.priors(game, seat, scored)
@@ -70,8 +75,10 @@ class ExpertBot(HardBot):
             sc = {a: s for s, a in scored}
             feats = action_features(game, seat, [(sc[a], a) for a in cands])
             self.record.append(([f for f, _ in feats], [st[0] for st in stats], list(cands)))
+        if win is not None:
+            best = cands.index(win)
         if not clock.n:
-            return cands[0], {"iterations": 0, "candidates": _top(scored)}
+            return cands[best if win is not None else 0], {"iterations": 0, "candidates": _top(scored)}
         order = sorted(range(len(cands)), key=lambda i: (-stats[i][0], -stats[i][1]))
         return cands[best], {
             "iterations": clock.n,
@@ -84,3 +91,19 @@ class ExpertBot(HardBot):
                 for i in order[:4] if stats[i][0]
             ],
         }
+
+
+def _win_now(game, seat, scored, scorer):
+    """A move after which the game is over at once with ``seat`` its only winner (it reaches 15 as the last seat of
+    the round and no one ties it), else None. The end and the winners depend only on what every seat sees (points and
+    cards bought), so what the deal made of the unseen cards does not matter. Among several, the scorer's favourite."""
+    best = None
+    for s, a in scored:
+        if a.kind != "buy" or game._players[seat].points + a.card.points < 10:
+            continue  # only a purchase can bring a seat to 15 (a noble comes with a purchase)
+        g = game.copy()
+        g.apply_unchecked(a)
+        finish_turn(g, scorer)
+        if g.phase_ == "over" and list(g.winners) == [seat] and (best is None or s > best[0]):
+            best = (s, a)
+    return None if best is None else best[1]

@@ -23,6 +23,9 @@ from .heuristic import Weights, result_share
 
 FORMAT = "splendor-value-model"
 WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_weights.json")
+#: The expert level's model: an expert-model file (value, larger tables' value, prior) of the self-play command. The
+#: linear model of WEIGHTS_FILE is what ``python -m splendor train`` fits and compares with; the expert plays this.
+MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_model.json")
 
 
 class ValueModel:
@@ -228,13 +231,24 @@ def read_policy(path):
 
 
 def load_policy(path=None):
-    """The policy in ``path`` (default: the shipped file's, read once and kept), None when there is none."""
+    """The policy in ``path`` (default: the expert's, MODEL_FILE, read once and kept), None when there is none."""
     global _SHIPPED_POLICY
     if path is not None:
         return read_policy(path)
     if _SHIPPED_POLICY is False:
-        _SHIPPED_POLICY = read_policy(WEIGHTS_FILE)
+        _SHIPPED_POLICY = read_policy(MODEL_FILE)
     return _SHIPPED_POLICY
+
+
+_EXPERT = None
+
+
+def load_expert():
+    """The expert level's (value, policy): MODEL_FILE, read once and kept."""
+    global _EXPERT
+    if _EXPERT is None:
+        _EXPERT = read_model(MODEL_FILE)
+    return _EXPERT, load_policy()
 
 
 def read_model(path):

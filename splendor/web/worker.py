@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - reported by the first answer instead
 SITE = {"base": None}
 #: Where the site serves the expert's model (tools/build_site.py WORKER_FILES): out of the package zip, so the page
 #: never downloads it; the worker fetches it when an expert first plays.
-MODEL_PATH = "splendor/ai/expert_weights.json"
+MODEL_PATH = "splendor/ai/expert_model.json"
 
 
 def _ensure_model(request_text):
@@ -32,12 +32,12 @@ def _ensure_model(request_text):
     if '"expert"' not in request_text:
         return
     from splendor.ai import learned
-    if os.path.exists(learned.WEIGHTS_FILE) or not SITE["base"]:
+    if os.path.exists(learned.MODEL_FILE) or not SITE["base"]:
         return
     from pyodide.http import open_url  # Pyodide's own module: only in the browser
 
     text = open_url(SITE["base"] + MODEL_PATH).read()
-    with open(learned.WEIGHTS_FILE, "w", encoding="utf-8") as f:
+    with open(learned.MODEL_FILE, "w", encoding="utf-8") as f:
         f.write(text)
 
 

@@ -28,7 +28,7 @@ def test_page_boots_and_worker_answers_locally(page, request_log, console_errors
     assert answer["bytecode"] == "compiled"
     assert any(url.endswith("/splendor.zip") for url in request_log)
     assert not any(("/splendor/engine/" in url or "/splendor/ai/" in url)
-                   and not url.endswith("/splendor/ai/expert_weights.json")  # the service worker precaches it
+                   and not url.endswith("/splendor/ai/expert_model.json")  # the service worker precaches it
                    for url in request_log)
 
     assert request_log, "no request was recorded"
@@ -52,7 +52,7 @@ def test_the_worker_plays_the_expert_with_its_shipped_weights(page, context, req
     fetched = []  # requests for the model that are not the service worker's own precaching
 
     def seen(req):
-        if req.url.endswith("/splendor/ai/expert_weights.json") and req.service_worker is None:
+        if req.url.endswith("/splendor/ai/expert_model.json") and req.service_worker is None:
             fetched.append(req.url)
 
     context.on("request", seen)
@@ -69,7 +69,7 @@ def test_the_worker_plays_the_expert_with_its_shipped_weights(page, context, req
     assert reply["stats"]["level"] == "expert" and reply["stats"]["iterations"] >= 24
     assert splendor.parse_action(game, reply["action"]) in game.legal_actions()
     assert reply["explanation"]
-    assert fetched == [site_url + "splendor/ai/expert_weights.json"]  # once, by the worker, for this first move
+    assert fetched == [site_url + "splendor/ai/expert_model.json"]  # once, by the worker, for this first move
     again = json.loads(page.evaluate(ASK_WORKER_JS, json.dumps({**request, "turn_id": 2})))
     assert again["action"] == reply["action"]  # the same decision from the same model, read once
     assert len(fetched) == 1
