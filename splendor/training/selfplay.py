@@ -33,7 +33,7 @@ import time
 from ..ai.budget import Budget
 from ..ai.learned import BUNDLE, load_model, read_model, read_policy
 from ..ai.policy import ACTION_FEATURES, PolicyModel
-from .common import position_recorder, progress
+from .common import position_recorder, progress, run_games
 
 POLICY_L2 = 1e-3
 
@@ -43,7 +43,7 @@ _MODELS = {}
 
 
 def _model(path):
-    """(value model, policy) of the generation file ``path`` (None: the shipped model, no policy); kept per process."""
+    """(value model, policy) of the generation file ``path`` (None: the linear model of expert_weights.json, no policy); kept per process."""
     if path not in _MODELS:
         if path is None:
             _MODELS[path] = (load_model(), None)
@@ -96,7 +96,7 @@ def play_one(task):
 
 
 def match_one(task):
-    """One game of generation ``new`` against ``old`` (model files; None: the shipped model), the new one at seat k %
+    """One game of generation ``new`` against ``old`` (model files; None: the linear model), the new one at seat k %
     2: (k, [], [], the new one's share of the result, or None when the game did not finish)."""
     from ..ai.expert import ExpertBot
     from . import arena
@@ -112,27 +112,18 @@ def match_one(task):
 
 
 def run_tasks(tasks, workers=1, address=None, out=print, one=play_one):
-    """``one`` (:func:`play_one`) of every task, in ``workers`` local processes or on the Ray cluster at
-    ``address``, printing progress with the time left; the results in k's order."""
+    """``one`` (:func:`play_one`) of every task, in ``workers`` local processes (:func:`common.run_games`) or as tasks
+    of the Ray cluster at ``address``, printing progress with the time left; the results in k's order."""
+    if not address:
+        return run_games(one, tasks, workers, out, chunksize=1)
+    import ray  # training-only: requirements-cluster.txt
+    ray.init(address=address, ignore_reinit_error=True)
+    remote = ray.remote(one)
     note, done = progress(len(tasks), out)
-    if address:
-        import ray  # training-only: requirements-train.txt
-        ray.init(address=address, ignore_reinit_error=True)
-        remote = ray.remote(one)
-        pending = [remote.remote(t) for t in tasks]
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            note(ray.get(ready[0]))
-    elif workers > 1:
-        import concurrent.futures
-        import multiprocessing
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-            for r in pool.map(one, tasks, chunksize=1):
-                note(r)
-    else:
-        for t in tasks:
-            note(one(t))
+    pending = [remote.remote(t) for t in tasks]
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        note(ray.get(ready[0]))
     done.sort(key=lambda r: r[0])
     return done
 
@@ -284,7 +275,7 @@ def main(argv=None, out=print):
         f"iterations, {'Ray at ' + args.address if args.address else f'{args.workers} local process(es)'}", flush=True)
     for gen in range(last + 1, args.generations + 1):
         t0 = time.perf_counter()
-        out(f"generation {gen}: games with {prev_path or 'the shipped model'}", flush=True)
+        out(f"generation {gen}: games with {prev_path or 'the linear model'}", flush=True)
         tasks = [(k, f"{args.seed}/{gen}", prev_path, args.iterations, args.explore) for k in range(args.games)]
         games = run_tasks(tasks, args.workers, args.address, out)
         _save_games(os.path.join(args.out, f"games-{gen:03d}.json"), games)
@@ -335,7 +326,7 @@ def main(argv=None, out=print):
             f.write("\n")
         os.replace(path + ".part", path)
         if args.match:
-            out(f"generation {gen} against {os.path.basename(prev_path) if prev_path else 'the shipped model'}:",
+            out(f"generation {gen} against {os.path.basename(prev_path) if prev_path else 'the linear model'}:",
                 flush=True)
             res = run_tasks([(k, f"{args.seed}/{gen}", path, prev_path, args.iterations) for k in range(args.match)],
                             args.workers, args.address, out, one=match_one)
