@@ -254,7 +254,7 @@ def main(argv=None, out=print):
     parser.add_argument("--address", default=None, help="a Ray cluster's address ('auto', 'ray://host:port')")
     parser.add_argument("--match", type=int, default=20,
                         help="games of each new generation against the one before, seats alternating (default 20)")
-    parser.add_argument("--start", default=None, help="generation 0's model file (default: the shipped model)")
+    parser.add_argument("--start", default=None, help="generation 0's model file (default: the linear model, expert_weights.json)")
     args = parser.parse_args(argv)
     if args.games < args.holdout:
         parser.error(f"--games {args.games} leaves no game to hold out (every {args.holdout}th is held out)")
@@ -317,7 +317,7 @@ def main(argv=None, out=print):
         value_dict = net.to_dict()
         if prev_loss < held:  # the new net judges the held-out games worse: the previous value is kept
             value_dict = prev_two.to_dict()
-            meta["value_kept_from"] = meta["previous"] or "the shipped model"
+            meta["value_kept_from"] = meta["previous"] or "the linear model"
         bundle = {"format": BUNDLE, "version": 1, "value": value_dict, "others": others.to_dict(),
                   "policy": PolicyModel(w, {}).to_dict(), "meta": meta}
         path = os.path.join(args.out, f"gen-{gen:03d}.json")
