@@ -1,6 +1,7 @@
 """The project's text says what the code does and why, not when it changed or where a figure was measured: no file
-dates itself by rounds of work ("the seventeenth session", "since the twelfth", "the first six sessions", "the fifth
-round of tuning") or names a path of the machine it was written on (/work/..., /root/..., /home/..., /tmp/...).
+dates itself by rounds of work (an ordinal naming a session or a round of tuning, or "since the" and an ordinal) or
+names a path of the machine it was written on (under the work, root, home or temporary folders). The examples the
+patterns are tried on are built from those words below, so this file names no such round or path itself.
 
 Game words stay free: a game's first round, the third visit, the second seat's cards. The history of the work is in
 git, not in the files.
@@ -89,11 +90,19 @@ def test_the_code_neither_dates_itself_nor_names_a_machine_path():
     assert not found, "\n".join(f"{where}: {what}: {words!r}" for where, what, words in found)
 
 
+_S = "sess" + "ion"  # a round of work, and the machine's folders, as the dated examples below use them
+
+
+def _path(top, rest):
+    return "/" + top + "/" + rest
+
+
 @pytest.mark.parametrize("text", [
-    "the expert of the first six sessions", "since the twelfth session", "(seventeenth session)",
-    "see the fifth round of tuning", "the sixteenth's 'a few points' corrected", "as in the ninth, the tree",
-    "since the twelfth, the moves", "log /work/logs/x.log", "measured in /tmp/bench", "/root/.cache/x",
-    "/home/me/splendor", "session 12", "the 17th session",
+    f"the expert of the {_ORDINALS[0]} six {_S}s", f"since the {_ORDINALS[11]} {_S}", f"({_ORDINALS[16]} {_S})",
+    f"see the {_ORDINALS[4]} round of tuning", f"the {_ORDINALS[15]}'s 'a few points' corrected",
+    f"as in the {_ORDINALS[8]}, the tree", f"since the {_ORDINALS[11]}, the moves",
+    "log " + _path("work", "logs/x.log"), "measured in " + _path("tmp", "bench"), _path("root", ".cache/x"),
+    _path("home", "me/splendor"), f"{_S} 12", f"the 17th {_S}",
 ])
 def test_the_patterns_catch_what_they_are_for(text):
     assert hits({"x": text}, BAD), text
