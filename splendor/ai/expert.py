@@ -75,10 +75,10 @@ class ExpertBot(HardBot):
             sc = {a: s for s, a in scored}
             feats = action_features(game, seat, [(sc[a], a) for a in cands])
             self.record.append(([f for f, _ in feats], [st[0] for st in stats], list(cands)))
+        if not clock.n:
+            return win or cands[0], {"iterations": 0, "candidates": _top(scored)}
         if win is not None:
             best = cands.index(win)
-        if not clock.n:
-            return cands[best if win is not None else 0], {"iterations": 0, "candidates": _top(scored)}
         order = sorted(range(len(cands)), key=lambda i: (-stats[i][0], -stats[i][1]))
         return cands[best], {
             "iterations": clock.n,

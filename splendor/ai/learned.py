@@ -217,7 +217,6 @@ def _either(data):
 
 
 _SHIPPED = None
-_SHIPPED_POLICY = False
 
 
 def read_policy(path):
@@ -231,13 +230,8 @@ def read_policy(path):
 
 
 def load_policy(path=None):
-    """The policy in ``path`` (default: the expert's, MODEL_FILE, read once and kept), None when there is none."""
-    global _SHIPPED_POLICY
-    if path is not None:
-        return read_policy(path)
-    if _SHIPPED_POLICY is False:
-        _SHIPPED_POLICY = read_policy(MODEL_FILE)
-    return _SHIPPED_POLICY
+    """The policy in ``path`` (default: the expert's, MODEL_FILE, read once with its value), None when there is none."""
+    return read_policy(path) if path is not None else load_expert()[1]
 
 
 _EXPERT = None
@@ -247,8 +241,8 @@ def load_expert():
     """The expert level's (value, policy): MODEL_FILE, read once and kept."""
     global _EXPERT
     if _EXPERT is None:
-        _EXPERT = read_model(MODEL_FILE)
-    return _EXPERT, load_policy()
+        _EXPERT = (read_model(MODEL_FILE), read_policy(MODEL_FILE))
+    return _EXPERT
 
 
 def read_model(path):
