@@ -217,9 +217,10 @@ def test_the_tree_offers_the_scorers_best_of_every_legal_move(monkeypatch):
     seen = []
     offers = tree._offers
 
-    def spy(g, scorer, width):
-        got = offers(g, scorer, width)
-        seen.append((g.copy(), scorer, got))
+    def spy(g, scorer, width, policy=None):
+        got = offers(g, scorer, width, policy)
+        assert policy is None and got[1] is None  # the shipped policy steers the root only
+        seen.append((g.copy(), scorer, got[0]))
         return got
 
     monkeypatch.setattr(tree, "_offers", spy)

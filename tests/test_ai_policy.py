@@ -119,6 +119,68 @@ def test_the_expert_with_a_policy_searches_its_favourites_and_records_the_visits
     assert with_policy == without
 
 
+def test_a_policys_search_settings_round_trip_and_bad_ones_are_refused_in_words():
+    pol = PolicyModel([0.1] * len(ACTION_FEATURES), search={"horizon": 0, "below_root": True})
+    back = PolicyModel.from_dict(json.loads(json.dumps(pol.to_dict())))
+    assert back.search == {"horizon": 0, "below_root": True}
+    assert "search" not in PolicyModel([0.1] * len(ACTION_FEATURES)).to_dict()  # older files stay as they were
+    assert PolicyModel.from_dict(PolicyModel([0.1] * len(ACTION_FEATURES)).to_dict()).search is None
+    for bad, words in (({"horizon": -1}, "0 or more"), ({"horizon": "3"}, "whole number"),
+                       ({"below_root": "yes"}, "true or false"), ({"depth": 2}, "'horizon' and 'below_root'")):
+        with pytest.raises(ValueError, match=words):
+            PolicyModel([0.1] * len(ACTION_FEATURES), search=bad)
+
+
+def test_below_the_root_a_policy_offers_its_favourites_with_their_priors():
+    from splendor.ai.search import HardBot
+    game = mid_game()
+    scorer = HardBot().scorer
+    w = [0.0] * len(ACTION_FEATURES)
+    w[F["blind"]] = 8.0
+    pol = PolicyModel(w)
+    moves, priors = tree_mod._offers(game, scorer, 3, pol)
+    ranked = sorted(pol.priors(game, game.current, scorer.scores(game, game.current, game.legal_actions())),
+                    key=lambda t: -t[0])
+    assert moves == [a for _, a in ranked[:3]] and all(a.kind == "reserve" and a.card is None for a in moves[:3])
+    assert abs(sum(priors) - 1.0) < 1e-9 and priors == sorted(priors, reverse=True)
+    plain, none = tree_mod._offers(game, scorer, 3)
+    assert none is None and not any(a.kind == "reserve" and a.card is None for a in plain)
+
+
+def test_the_expert_follows_its_policys_search_settings_at_the_policys_table_size(monkeypatch):
+    seen = []
+    real = tree_mod.search
+
+    def spy(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None):
+        seen.append((len(game._players), horizon, inner))
+        return real(bot, game, seat, cands, rng, clock, horizon, priors, inner)
+
+    monkeypatch.setattr(tree_mod, "search", spy)
+    pol = PolicyModel([0.1] * len(ACTION_FEATURES), search={"horizon": 0, "below_root": True})
+    two, four = mid_game(), mid_game(players=4, moves=8)
+    for g in (two, four):
+        ExpertBot(policy=pol).decide(g.observation(g.current), random.Random(1), Budget(iterations=12))
+    ExpertBot(policy=pol, tree_horizon=2, tree_prior=False).decide(two.observation(two.current), random.Random(1),
+                                                                   Budget(iterations=12))
+    assert seen[0] == (2, 0, pol)      # the policy's own settings where it applies
+    assert seen[1] == (4, 3, None)     # elsewhere the expert's defaults
+    assert seen[2] == (2, 2, None)     # given settings win over the policy's
+
+
+def test_value_targets_mix_the_result_with_the_search_in_training_and_stay_results_when_held_out():
+    pytest.importorskip("numpy")
+    from splendor.training.train import net_arrays
+    v = [0.0] * 3
+    row = (0.5, v, v, 1.0, 1.0, 0.0, [0.0] * 2)
+    games = [(1, [row + (0.8,), row + (None,), row], 1.0), (2, [row + (0.2,)], 0.0), (0, [row + (0.9,)], 0.0)]
+    (train, held) = net_arrays(games, 2, mix=0.25)
+    assert [round(x, 6) for x in train[4]] == [0.95, 1.0, 1.0] and list(held[4]) == [0.0, 0.0]  # game 1 trains
+    (train, held) = net_arrays(games, 3, mix=0.25)
+    assert [round(x, 6) for x in train[4]] == [0.95, 1.0, 1.0, 0.05] and list(held[4]) == [0.0]
+    (train, _) = net_arrays(games, 3)
+    assert list(train[4]) == [1.0, 1.0, 1.0, 0.0]
+
+
 def test_an_expert_model_file_routes_the_tables_and_bad_files_are_refused(tmp_path):
     linear = load_model()
     two = json.loads(json.dumps(linear.to_dict()))
@@ -144,7 +206,11 @@ def test_selfplay_writes_generations_with_their_figures_and_resumes(tmp_path, ca
     from splendor.training import selfplay
     out = tmp_path / "run"
     args = ["--out", str(out), "--games", "4", "--iterations", "8", "--holdout", "2", "--epochs", "2",
-            "--seed", "3", "--explore", "2", "--match", "2"]
+            "--seed", "3", "--explore", "2", "--match", "2", "--horizon", "0", "--prior-below-root",
+            "--value-mix", "0.5"]
+    with pytest.raises(SystemExit):
+        selfplay.main(args + ["--value-mix", "1.5"])
+    assert "between 0 and 1" in capsys.readouterr().err
     assert selfplay.main(args + ["--generations", "1"]) == 0
     text = capsys.readouterr().out
     assert "games 4/4" in text and "s left" in text and "held out" in text
@@ -153,6 +219,11 @@ def test_selfplay_writes_generations_with_their_figures_and_resumes(tmp_path, ca
     meta = gen1["meta"]
     assert meta["seed"] == 3 and meta["generation"] == 1 and meta["command"].startswith("python -m splendor selfplay")
     assert set(meta["held_out"]) >= {"value_log_loss", "policy_cross_entropy", "policy_top1"}
+    assert meta["search"] == {"horizon": 0, "below_root": True} and meta["value_mix"] == 0.5
+    assert read_policy(str(out / "gen-001.json")).search == meta["search"]
+    rows = [r for _, rs, _, _ in json.loads((out / "games-001.json").read_text())["games"] for r in rs]
+    assert rows and all(len(r) == 8 for r in rows)
+    assert any(r[7] is not None and 0.0 <= r[7] <= 1.0 for r in rows)  # the search's chance for seat 0
     assert meta["match"]["games"] == 2 and 0.0 <= meta["match"]["share"] <= 1.0
     assert "the new generation's share" in text
     bot = ExpertBot(model=read_model(str(out / "gen-001.json")), policy=read_policy(str(out / "gen-001.json")))

@@ -16,14 +16,16 @@ class ExpertBot(HardBot):
     :class:`~splendor.ai.learned.ValueModel` (``model``, default the shipped one; the training command passes the one
     it plays with). Below the root the movers choose among the scorer's ``tree_width`` best moves by UCB with the
     constant ``tree_c``; a new leaf is played on ``tree_horizon`` turns (the endgame's horizon once someone is near
-    the end). The root's candidates, the playouts and the non-action phases (returns, nobles) are the hard bot's;
-    other arguments as HardBot's."""
+    the end). ``tree_horizon`` and ``tree_prior`` (whether the policy's priors also steer the choices below the root,
+    among its ``tree_width`` favourites) left None follow the policy's ``search`` settings at the table size the
+    policy is for, and are 3 and False elsewhere. The root's candidates, the playouts and the non-action phases
+    (returns, nobles) are the hard bot's; other arguments as HardBot's."""
 
     level = "expert"
     default_budget = Budget(seconds=0.8)
 
-    def __init__(self, model=None, tree_width=4, tree_c=0.15, tree_horizon=3, policy=None, policy_width=4,
-                 prior_c=1.0, record=None, **kwargs):
+    def __init__(self, model=None, tree_width=4, tree_c=0.15, tree_horizon=None, tree_prior=None, policy=None,
+                 policy_width=4, prior_c=1.0, record=None, **kwargs):
         if model is None:
             from .learned import load_expert
             model, shipped = load_expert()
@@ -42,6 +44,7 @@ class ExpertBot(HardBot):
         self.tree_width = tree_width
         self.tree_c = tree_c
         self.tree_horizon = tree_horizon
+        self.tree_prior = tree_prior
 
     def _decide(self, game, seat, rng, budget, legal):
         if game.phase_ == "action":
@@ -56,8 +59,10 @@ class ExpertBot(HardBot):
         win = _win_now(game, seat, scored, self.scorer)
         if win is not None and win not in cands:
             cands.append(win)
-        priors = None
+        priors = inner = None
+        settings = {}
         if self.policy is not None and len(game._players) == self.policy.players:
+            settings = self.policy.search or {}
             rated = self.policy.priors(game, seat, scored)
             chosen = set(cands)
             for _, a in sorted(rated, key=lambda t: -t[0])[: self.policy_width]:
@@ -67,9 +72,13 @@ class ExpertBot(HardBot):
             of = {a: p for p, a in rated}
             total = sum(of[a] for a in cands)
             priors = [of[a] / total for a in cands]
-        horizon = self._horizon(game, self.tree_horizon)
+        below = self.tree_prior if self.tree_prior is not None else settings.get("below_root", False)
+        if below and priors is not None:
+            inner = self.policy
+        turns = self.tree_horizon if self.tree_horizon is not None else settings.get("horizon", 3)
+        horizon = self._horizon(game, turns)
         clock = budget.clock()
-        best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon, priors)
+        best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon, priors, inner)
         if self.record is not None and clock.n:
             from .policy import action_features
             sc = {a: s for s, a in scored}

@@ -110,16 +110,34 @@ def action_features(game, seat, scored):
     return out
 
 
+def _check_search(search):
+    """``search`` (the search settings a policy was trained with) as a dict, or a ValueError that says what is wrong."""
+    if search is None:
+        return None
+    if not isinstance(search, dict) or set(search) - {"horizon", "below_root"}:
+        raise ValueError("a policy's search settings are a dict of 'horizon' and 'below_root'")
+    h = search.get("horizon", 3)
+    if not isinstance(h, int) or isinstance(h, bool) or h < 0:
+        raise ValueError(f"a policy's search horizon is a whole number of turns, 0 or more (not {h!r})")
+    below = search.get("below_root", False)
+    if not isinstance(below, bool):
+        raise ValueError(f"a policy's search below_root is true or false (not {below!r})")
+    return {"horizon": h, "below_root": below}
+
+
 class PolicyModel:
     """A linear move prior (see the module text): ``weights``, one per :data:`ACTION_FEATURES`; ``meta``: what the
-    training command recorded."""
+    training command recorded; ``search``: the settings of the search it was trained in and is meant for
+    (``horizon``: turns a new leaf is played on before it is judged; ``below_root``: whether the prior also steers
+    the choices below the root), which the expert follows where it uses the policy; None: the expert's defaults."""
 
-    def __init__(self, weights, meta=None, players=2):
+    def __init__(self, weights, meta=None, players=2, search=None):
         if len(weights) != len(ACTION_FEATURES):
             raise ValueError(f"a policy needs {len(ACTION_FEATURES)} weights ({', '.join(ACTION_FEATURES)})")
         self.weights = [float(w) for w in weights]
         self.meta = dict(meta or {})
         self.players = players  # the table size whose searches it was fitted to: the expert uses it there only
+        self.search = _check_search(search)
 
     def priors(self, game, seat, scored):
         """[(prior, action)] for the moves in ``scored`` ([(scorer score, action)]), the priors summing to 1."""
@@ -131,8 +149,11 @@ class PolicyModel:
         return [(x / total, a) for x, a in e]
 
     def to_dict(self):
-        return {"format": FORMAT, "version": 1, "features": list(ACTION_FEATURES),
-                "weights": [round(x, 6) for x in self.weights], "players": self.players, "meta": self.meta}
+        d = {"format": FORMAT, "version": 1, "features": list(ACTION_FEATURES),
+             "weights": [round(x, 6) for x in self.weights], "players": self.players, "meta": self.meta}
+        if self.search is not None:
+            d["search"] = dict(self.search)
+        return d
 
     @classmethod
     def from_dict(cls, data):
@@ -142,4 +163,4 @@ class PolicyModel:
             raise ValueError(f"policy version {data.get('version')!r} is not supported (1 expected)")
         if list(data.get("features", ())) != list(ACTION_FEATURES):
             raise ValueError("the policy's features are not this code's: retrain it with python -m splendor selfplay")
-        return cls(data["weights"], data.get("meta"), data.get("players", 2))
+        return cls(data["weights"], data.get("meta"), data.get("players", 2), data.get("search"))

@@ -72,11 +72,16 @@ def _choose(node, moves, c):
     return best, False
 
 
-def _offers(g, scorer, width):
-    """The scorer's ``width`` best of every legal move in ``g``."""
+def _offers(g, scorer, width, policy=None):
+    """(the scorer's ``width`` best of every legal move in ``g``, None); with a ``policy`` (a
+    :class:`~splendor.ai.policy.PolicyModel`), (the policy's ``width`` favourites, their priors summing to 1)."""
     rated = scorer.scores(g, g.current, g.legal_actions())
-    rated.sort(key=lambda t: -t[0])
-    return [a for _, a in rated[:width]]
+    if policy is None:
+        rated.sort(key=lambda t: -t[0])
+        return [a for _, a in rated[:width]], None
+    best = sorted(policy.priors(g, g.current, rated), key=lambda t: -t[0])[:width]
+    total = sum(p for p, _ in best)
+    return [a for _, a in best], [p / total for p, _ in best]
 
 
 def _choose_root(node, moves, priors, c):
@@ -105,24 +110,28 @@ def _choose_root(node, moves, priors, c):
     return e, False
 
 
-def _walk(g, node, path, scorer, width, c, moves, root=None):
+def _walk(g, node, path, scorer, width, c, moves, root=None, policy=None):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
-    below it the scorer's ``width`` best of every legal move (remembered per position on the edge above,
-    :func:`_offers`). ``root``: (priors, constant) to choose the first step by :func:`_choose_root` (PUCT)."""
+    below it the scorer's ``width`` best of every legal move, chosen by UCB, or with a ``policy`` its ``width``
+    favourites, chosen by PUCT with their priors (remembered per position on the edge above, :func:`_offers`).
+    ``root``: (priors, constant) to choose the first step by :func:`_choose_root` (PUCT); the constant serves the
+    policy's steps below too."""
+    prior_c = root[1] if root is not None else 1.0
+    priors = root[0] if root is not None else None
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)
             if g.phase_ == "over":
                 break
             key = _seen_key(g)  # e: the edge just followed (the first step's moves are always given)
-            moves = e.offers.get(key)
-            if moves is None:
-                moves = e.offers[key] = _offers(g, scorer, width)
+            got = e.offers.get(key)
+            if got is None:
+                got = e.offers[key] = _offers(g, scorer, width, policy)
+            moves, priors = got
         mover = g.current
-        if root is not None:
-            e, new = _choose_root(node, moves, root[0], root[1])
-            root = None
+        if priors is not None:
+            e, new = _choose_root(node, moves, priors, prior_c)
         else:
             e, new = _choose(node, moves, c)
         g.apply_unchecked(e.action)
@@ -133,10 +142,11 @@ def _walk(g, node, path, scorer, width, c, moves, root=None):
         moves = None
 
 
-def search(bot, game, seat, cands, rng, clock, horizon, priors=None):
+def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None):
     """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands`` (chosen at the root by
-    PUCT with ``priors`` when given, else by UCB): (best index into cands, per-candidate [visits, total value], the
-    most moves one walk down the tree made)."""
+    PUCT with ``priors`` when given, else by UCB; below the root by ``inner``'s priors when given, a
+    :class:`~splendor.ai.policy.PolicyModel`): (best index into cands, per-candidate [visits, total value], the most
+    moves one walk down the tree made)."""
     model, scorer = bot.model, bot.scorer
     n_seats = len(game._players)
     root = {}
@@ -144,7 +154,8 @@ def search(bot, game, seat, cands, rng, clock, horizon, priors=None):
     while not clock.done():
         g = resample(game, seat, rng)
         path = []
-        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, (priors, bot.prior_c) if priors else None)
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, (priors, bot.prior_c) if priors else None,
+              inner)
         if g.phase_ != "over":
             finish_turn(g, scorer)
             playout(g, horizon, scorer)

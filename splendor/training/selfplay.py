@@ -59,10 +59,12 @@ class _Explorer:
 
     def __init__(self, bot, explore):
         self.bot, self.explore, self.moves = bot, explore, 0
+        self.value = None  # the last decision's search value for the mover (None: no search was made)
 
     def choose(self, observation, rng, budget=None):
         before = len(self.bot.record)
         action, info = self.bot.decide(observation, rng, budget)
+        self.value = info.get("win_chance")
         if len(self.bot.record) > before:  # a search was made (not a forced move)
             self.moves += 1
             feats, visits, cands = self.bot.record[-1]
@@ -76,16 +78,26 @@ class _Explorer:
 
 
 def play_one(task):
-    """One self-play game: (k, value rows, policy records, result for seat 0 or None when it did not finish)."""
+    """One self-play game: (k, value rows, policy records, result for seat 0 or None when it did not finish). A value
+    row is :func:`common.position_recorder`'s with, last, seat 0's chance by the search of the move made there (None
+    where the move was forced). ``task``: (k, seed, model file, iterations, explore, search settings)."""
     from ..ai.expert import ExpertBot
     from . import arena
-    k, seed, model_path, iterations, explore = task
+    k, seed, model_path, iterations, explore, search = task
     value, policy = _model(model_path)
     rows = []
-    watch = position_recorder(rows)
-
+    record_row = position_recorder(rows)
     records = [[], []]
-    bots = [_Explorer(ExpertBot(model=value, policy=policy, record=records[s]), explore) for s in range(2)]
+    bots = [_Explorer(ExpertBot(model=value, policy=policy, record=records[s], tree_horizon=search["horizon"],
+                                tree_prior=search["below_root"]), explore) for s in range(2)]
+
+    def watch(game, seat, action):
+        before = len(rows)
+        record_row(game, seat, action)
+        if len(rows) > before:
+            v = bots[seat].value
+            rows[-1] = rows[-1] + (None if v is None else (v if seat == 0 else 1.0 - v),)
+
     result = arena.play_game(bots, arena.game_seed(f"selfplay-{seed}", k), [Budget(iterations=iterations)] * 2,
                              watch=watch)
     recs = [(f, v) for r in records for f, v, _ in r]
@@ -203,7 +215,7 @@ def generation_files(out_dir):
 def _save_games(path, games):
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"format": "splendor-selfplay-games", "version": 1,
-                   "games": [[k, [list(r[:6]) + [r[6]] for r in rows], recs, y] for k, rows, recs, y in games]}, f,
+                   "games": [[k, [list(r) for r in rows], recs, y] for k, rows, recs, y in games]}, f,
                   separators=(",", ":"))
 
 
@@ -223,7 +235,7 @@ def value_loss(model, games, holdout):
     for k, rows, _, y in games:
         if y is None or k % holdout:
             continue
-        for stage, v0, v1, mv, st, hand, table in rows:
+        for stage, v0, v1, mv, st, hand, table in (r[:7] for r in rows):
             if isinstance(model, ValueNet):
                 z = model.logits_of(table, [v0, v1], 0 if mv > 0 else 1, 0)[0]
             else:
@@ -254,8 +266,20 @@ def main(argv=None, out=print):
     parser.add_argument("--address", default=None, help="a Ray cluster's address ('auto', 'ray://host:port')")
     parser.add_argument("--match", type=int, default=20,
                         help="games of each new generation against the one before, seats alternating (default 20)")
+    parser.add_argument("--horizon", type=int, default=3,
+                        help="turns a new leaf of the search is played on before the value judges it (default 3)")
+    parser.add_argument("--prior-below-root", action="store_true",
+                        help="the policy's priors steer the search below the root too (default: the root only)")
+    parser.add_argument("--value-mix", type=float, default=0.0,
+                        help="the share of the search's value in the value net's targets, the game's result the "
+                             "rest (default 0: the results alone)")
     parser.add_argument("--start", default=None, help="generation 0's model file (default: the linear model, expert_weights.json)")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.value_mix <= 1.0:
+        parser.error(f"--value-mix {args.value_mix} must be between 0 and 1")
+    if args.horizon < 0:
+        parser.error(f"--horizon {args.horizon} must be 0 or more")
+    search = {"horizon": args.horizon, "below_root": args.prior_below_root}
     if args.games < args.holdout:
         parser.error(f"--games {args.games} leaves no game to hold out (every {args.holdout}th is held out)")
     try:
@@ -276,7 +300,8 @@ def main(argv=None, out=print):
     for gen in range(last + 1, args.generations + 1):
         t0 = time.perf_counter()
         out(f"generation {gen}: games with {prev_path or 'the linear model'}", flush=True)
-        tasks = [(k, f"{args.seed}/{gen}", prev_path, args.iterations, args.explore) for k in range(args.games)]
+        tasks = [(k, f"{args.seed}/{gen}", prev_path, args.iterations, args.explore, search)
+                 for k in range(args.games)]
         games = run_tasks(tasks, args.workers, args.address, out)
         _save_games(os.path.join(args.out, f"games-{gen:03d}.json"), games)
         window = list(games)
@@ -287,7 +312,7 @@ def main(argv=None, out=print):
         finished = [g for g in window if g[3] is not None]
         from .train import fit_net, net_arrays
         from ..ai.valuenet import ValueNet
-        train_a, test_a = net_arrays([(k, rows, y) for k, rows, _, y in finished], args.holdout)
+        train_a, test_a = net_arrays([(k, rows, y) for k, rows, _, y in finished], args.holdout, args.value_mix)
         arrays, held, epoch = fit_net(train_a, test_a, hidden=args.hidden, epochs=args.epochs, seed=args.seed + gen,
                                       out=lambda *a, **k: None)
         net = ValueNet(arrays["first"].tolist(), arrays["second"].tolist(), arrays["table"].tolist(),
@@ -307,6 +332,7 @@ def main(argv=None, out=print):
         meta = {
             "command": "python -m splendor selfplay " + " ".join(argv), "seed": args.seed, "generation": gen,
             "games": args.games, "finished": n_ok, "iterations": args.iterations, "explore": args.explore,
+            "search": search, "value_mix": args.value_mix,
             "positions": len(train_a[0]) + len(test_a[0]), "searches": len(p_fit) + len(p_held),
             "held_out": {"value_log_loss": round(held, 4), "previous_value_log_loss": round(prev_loss, 4),
                          "policy_cross_entropy": round(ce, 4), "previous_policy_cross_entropy": round(ce0, 4),
@@ -319,7 +345,7 @@ def main(argv=None, out=print):
             value_dict = prev_two.to_dict()
             meta["value_kept_from"] = meta["previous"] or "the linear model"
         bundle = {"format": BUNDLE, "version": 1, "value": value_dict, "others": others.to_dict(),
-                  "policy": PolicyModel(w, {}).to_dict(), "meta": meta}
+                  "policy": PolicyModel(w, {}, search=search).to_dict(), "meta": meta}
         path = os.path.join(args.out, f"gen-{gen:03d}.json")
         with open(path + ".part", "w", encoding="utf-8") as f:
             json.dump(bundle, f, separators=(",", ":"), sort_keys=True)

@@ -131,22 +131,27 @@ def fit(data, l2=L2, steps=25, sample=HESSIAN_SAMPLE, seed=0, out=print):
     return newton(lambda w: log_loss(data, w), gradient, hessian, n, l2, steps, out)
 
 
-def net_arrays(games, holdout):
+def net_arrays(games, holdout, mix=0.0):
     """numpy arrays of the net's training and held-out positions: (first seat's vectors, second's, table numbers
-    without who is to move, seat 0 to move +1/-1, result for seat 0, game number), for games k % holdout != 0 and
-    == 0."""
+    without who is to move, seat 0 to move +1/-1, target for seat 0, game number), for games k % holdout != 0 and
+    == 0. The target is the game's result for seat 0; for a training position whose row carries the search's chance
+    for seat 0 (an eighth item, :func:`splendor.training.selfplay.play_one`), (1 - ``mix``) x the result + ``mix`` x
+    that chance. Held-out targets stay the results, so held-out losses compare across mixes."""
     import numpy as np
     parts = {True: ([], [], [], [], [], []), False: ([], [], [], [], [], [])}
     for k, rows, y in games:
         if y is None:
             continue
-        a, b, t, m, r, g = parts[k % holdout == 0]
-        for stage, v0, v1, mv, st, hand, table in rows:
+        held = k % holdout == 0
+        a, b, t, m, r, g = parts[held]
+        for row in rows:
+            stage, v0, v1, mv, st, hand, table = row[:7]
+            q = row[7] if len(row) > 7 else None
             a.append(v0)
             b.append(v1)
             t.append(table)
             m.append(mv)
-            r.append(y)
+            r.append(y if held or q is None or not mix else (1.0 - mix) * y + mix * q)
             g.append(k)
     out = []
     for key in (False, True):
