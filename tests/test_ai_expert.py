@@ -47,11 +47,15 @@ def test_the_experts_model_file_is_what_the_expert_plays():
     assert policy is None and value.to_dict()["base"] == load_model().to_dict()["base"]
     bot = get_bot("expert")
     assert bot.model is value and bot.policy is None
-    # the first self-play generation, kept for the next measurement, reads as the expert's model would
-    kept = os.path.join(os.path.dirname(learned.__file__), "..", "training", "models", "selfplay-gen-001.json")
-    two = learned.read_model(kept)
-    assert isinstance(two, learned.ByTable) and learned.read_policy(kept).players == 2
-    assert two.meta["command"].startswith("python -m splendor selfplay ")
+    # the self-play generations, kept for the next one and its measurement, read as the expert's model would; the
+    # second carries the search it was trained in (the prior below the root too), which an expert with it follows
+    models = os.path.join(os.path.dirname(learned.__file__), "..", "training", "models")
+    for name, search in (("selfplay-gen-001.json", None), ("selfplay-gen-002.json", {"horizon": 3, "below_root": True})):
+        kept = os.path.join(models, name)
+        two = learned.read_model(kept)
+        policy = learned.read_policy(kept)
+        assert isinstance(two, learned.ByTable) and policy.players == 2 and policy.search == search
+        assert two.meta["command"].startswith("python -m splendor selfplay ")
 
 
 def test_importing_the_bots_does_not_read_the_weights():
