@@ -8,6 +8,7 @@ is imported), so the page and the other levels never pay for them.
 from . import tree as _tree
 from .bots import _top
 from .budget import Budget
+from .policy import DEFAULT_SEARCH
 from .search import HardBot, finish_turn
 
 
@@ -60,9 +61,9 @@ class ExpertBot(HardBot):
         if win is not None and win not in cands:
             cands.append(win)
         priors = inner = None
-        settings = {}
+        settings = DEFAULT_SEARCH
         if self.policy is not None and len(game._players) == self.policy.players:
-            settings = self.policy.search or {}
+            settings = self.policy.search or DEFAULT_SEARCH
             rated = self.policy.priors(game, seat, scored)
             chosen = set(cands)
             for _, a in sorted(rated, key=lambda t: -t[0])[: self.policy_width]:
@@ -72,10 +73,10 @@ class ExpertBot(HardBot):
             of = {a: p for p, a in rated}
             total = sum(of[a] for a in cands)
             priors = [of[a] / total for a in cands]
-        below = self.tree_prior if self.tree_prior is not None else settings.get("below_root", False)
+        below = self.tree_prior if self.tree_prior is not None else settings["below_root"]
         if below and priors is not None:
             inner = self.policy
-        turns = self.tree_horizon if self.tree_horizon is not None else settings.get("horizon", 3)
+        turns = self.tree_horizon if self.tree_horizon is not None else settings["horizon"]
         horizon = self._horizon(game, turns)
         clock = budget.clock()
         best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon, priors, inner)

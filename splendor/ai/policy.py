@@ -21,6 +21,8 @@ ACTION_FEATURES = (
     "held_after", "wins", "from_reserve", "deny", "late_buy", "late_take", "gold_taken",
 )
 FORMAT = "splendor-policy"
+#: The expert's search where a policy says nothing of it: 3 turns of playout, the prior at the root only.
+DEFAULT_SEARCH = {"horizon": 3, "below_root": False}
 
 
 def _noble_terms(nobles, bon, color):
@@ -116,10 +118,10 @@ def _check_search(search):
         return None
     if not isinstance(search, dict) or set(search) - {"horizon", "below_root"}:
         raise ValueError("a policy's search settings are a dict of 'horizon' and 'below_root'")
-    h = search.get("horizon", 3)
+    h = search.get("horizon", DEFAULT_SEARCH["horizon"])
     if not isinstance(h, int) or isinstance(h, bool) or h < 0:
         raise ValueError(f"a policy's search horizon is a whole number of turns, 0 or more (not {h!r})")
-    below = search.get("below_root", False)
+    below = search.get("below_root", DEFAULT_SEARCH["below_root"])
     if not isinstance(below, bool):
         raise ValueError(f"a policy's search below_root is true or false (not {below!r})")
     return {"horizon": h, "below_root": below}

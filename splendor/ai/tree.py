@@ -110,15 +110,13 @@ def _choose_root(node, moves, priors, c):
     return e, False
 
 
-def _walk(g, node, path, scorer, width, c, moves, root=None, policy=None):
+def _walk(g, node, path, scorer, width, c, moves, priors=None, prior_c=1.0, policy=None):
     """Walk down the tree from ``node`` (``g`` the deal's position there) until a move new to the tree is added or
     the game ends, applying the moves and adding (edge, mover) to ``path``. ``moves``: the first step's choices;
     below it the scorer's ``width`` best of every legal move, chosen by UCB, or with a ``policy`` its ``width``
     favourites, chosen by PUCT with their priors (remembered per position on the edge above, :func:`_offers`).
-    ``root``: (priors, constant) to choose the first step by :func:`_choose_root` (PUCT); the constant serves the
-    policy's steps below too."""
-    prior_c = root[1] if root is not None else 1.0
-    priors = root[0] if root is not None else None
+    ``priors``: the first step's, to choose it by :func:`_choose_root` (PUCT with the constant ``prior_c``, which
+    serves the policy's steps below too)."""
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)
@@ -154,8 +152,7 @@ def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None)
     while not clock.done():
         g = resample(game, seat, rng)
         path = []
-        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, (priors, bot.prior_c) if priors else None,
-              inner)
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, priors, bot.prior_c, inner)
         if g.phase_ != "over":
             finish_turn(g, scorer)
             playout(g, horizon, scorer)

@@ -32,7 +32,7 @@ import time
 
 from ..ai.budget import Budget
 from ..ai.learned import BUNDLE, load_model, read_model, read_policy
-from ..ai.policy import ACTION_FEATURES, PolicyModel
+from ..ai.policy import ACTION_FEATURES, DEFAULT_SEARCH, PolicyModel
 from .common import position_recorder, progress, run_games
 
 POLICY_L2 = 1e-3
@@ -266,8 +266,9 @@ def main(argv=None, out=print):
     parser.add_argument("--address", default=None, help="a Ray cluster's address ('auto', 'ray://host:port')")
     parser.add_argument("--match", type=int, default=20,
                         help="games of each new generation against the one before, seats alternating (default 20)")
-    parser.add_argument("--horizon", type=int, default=3,
-                        help="turns a new leaf of the search is played on before the value judges it (default 3)")
+    parser.add_argument("--horizon", type=int, default=DEFAULT_SEARCH["horizon"],
+                        help="turns a new leaf of the search is played on before the value judges it (default "
+                             f"{DEFAULT_SEARCH['horizon']})")
     parser.add_argument("--prior-below-root", action="store_true",
                         help="the policy's priors steer the search below the root too (default: the root only)")
     parser.add_argument("--value-mix", type=float, default=0.0,
