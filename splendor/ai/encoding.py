@@ -1,0 +1,241 @@
+"""What the expert's network reads and writes: a position as a vector of numbers, a move as an index.
+
+The input is built from what the seat to move may see (its observation): the supply, the market, the nobles, the
+decks' sizes, each seat's tokens, bonuses, points and reserved cards, where an opponent's blind reservation shows
+only its level. Seats are ordered from the mover's point of view (the mover first), so one network plays either
+seat. The moves of an action phase have a fixed index (``ACTION_COUNT`` of them): buying a market slot or a reserved
+slot, reserving a market slot or a deck, each take, the pass. Buys of one card with another payment share an index.
+Returns over 10, noble choices and vetoes are not the network's (the search plays them with the heuristic).
+
+``ENCODING_VERSION`` changes whenever what an index or an input means changes: a network file names the version it
+was trained with, and a file for another version is refused (:mod:`splendor.ai.netfile`).
+
+>>> import splendor
+>>> game = splendor.new_game(players=2, seed=7)
+>>> x = encode(game)
+>>> len(x) == INPUTS, ACTION_COUNT
+(True, 61)
+>>> moves, index = legal_indexed(game)
+>>> str(moves[index.index(TAKE_INDEX[("white", "blue", "green")])])
+'take white blue green'
+"""
+
+from ..engine.cards import CARDS, COLORS
+from ..engine.rules import RESERVE_LIMIT, WINNING_POINTS
+
+#: The version of the input's meaning and of the move index (see the module's docstring).
+ENCODING_VERSION = 1
+#: The only table size the network serves: its inputs describe one opponent.
+PLAYERS = 2
+
+# The move index: buy market slot (level, slot) 0-11, buy reserved slot 12-14, reserve market slot 15-26, reserve
+# a deck 27-29, takes 30-59 (three colors, two colors, one color in the engine's order, then two of one color), 60 pass.
+BUY_MARKET, BUY_RESERVED, RESERVE_MARKET, RESERVE_DECK, TAKES, PASS = 0, 12, 15, 27, 30, 60
+ACTION_COUNT = 61
+
+
+def _take_table():
+    """Every take's colors (as the engine writes them, in its color order) -> index, three colors first."""
+    combos = []
+
+    def rec(start, chosen, k):
+        if len(chosen) == k:
+            combos.append(tuple(COLORS[i] for i in chosen))
+            return
+        for j in range(start, 5):
+            rec(j + 1, chosen + [j], k)
+
+    for k in (3, 2, 1):
+        rec(0, [], k)
+    table = {colors: TAKES + i for i, colors in enumerate(combos)}  # 10 + 10 + 5 = 25
+    for i, c in enumerate(COLORS):
+        table[("two", c)] = TAKES + 25 + i
+    return table
+
+
+#: A take's index: ``TAKE_INDEX[colors]`` for a take of different colors, ``TAKE_INDEX["two", color]`` for two of one.
+TAKE_INDEX = _take_table()
+
+
+def _names():
+    names = [""] * ACTION_COUNT
+    for lv in range(3):
+        for s in range(4):
+            names[BUY_MARKET + 4 * lv + s] = f"buy level {lv + 1} slot {s + 1}"
+            names[RESERVE_MARKET + 4 * lv + s] = f"reserve level {lv + 1} slot {s + 1}"
+        names[RESERVE_DECK + lv] = f"reserve from level {lv + 1} deck"
+    for r in range(RESERVE_LIMIT):
+        names[BUY_RESERVED + r] = f"buy reserved {r + 1}"
+    for key, i in TAKE_INDEX.items():
+        names[i] = "take two " + key[1] if key[0] == "two" else "take " + " ".join(key)
+    names[PASS] = "pass"
+    return tuple(names)
+
+
+#: A name for each index (for descriptions and tests).
+ACTION_NAMES = _names()
+
+
+def action_index(game, action):
+    """The index of ``action`` (an action-phase move legal in ``game``)."""
+    kind = action.kind
+    if kind == "take":
+        return TAKE_INDEX[tuple(action.colors)]
+    if kind == "take_two":
+        return TAKE_INDEX["two", action.colors[0]]
+    if kind == "pass":
+        return PASS
+    card = action.card
+    if kind == "reserve" and card is None:
+        return RESERVE_DECK + action.level - 1
+    lv = card.level - 1
+    row = game._market[lv]
+    if card in row:
+        return (BUY_MARKET if kind == "buy" else RESERVE_MARKET) + 4 * lv + row.index(card)
+    return BUY_RESERVED + game._players[game.current]._reserved.index(card)
+
+
+def legal_indexed(game):
+    """(the legal moves of ``game``'s action phase, in the engine's order, their indices): one entry per index (a
+    card's first payment in the engine's order stands for its others)."""
+    moves = []
+    index = []
+    seen = set()
+    slot = {}
+    for lv, row in enumerate(game._market):
+        for s, c in enumerate(row):
+            if c is not None:
+                slot[c.id] = 4 * lv + s
+    reserved = game._players[game.current]._reserved
+    for a in game.legal_actions():
+        kind = a.kind
+        if kind == "take":
+            i = TAKE_INDEX[a.colors]
+        elif kind == "take_two":
+            i = TAKE_INDEX["two", a.colors[0]]
+        elif kind == "buy":
+            j = slot.get(a.card.id)
+            i = BUY_MARKET + j if j is not None else BUY_RESERVED + reserved.index(a.card)
+        elif kind == "reserve":
+            i = RESERVE_DECK + a.level - 1 if a.card is None else RESERVE_MARKET + slot[a.card.id]
+        else:
+            i = PASS
+        if i in seen:
+            continue
+        seen.add(i)
+        moves.append(a)
+        index.append(i)
+    return moves, index
+
+
+# --- the input --------------------------------------------------------------------------------------------------
+
+def _static(card):
+    """A card's own features: cost (5, / 7), bonus (5, one-hot), points (/ 5), level (3, one-hot)."""
+    f = [n / 7 for n in card.cost_t]
+    f += [1.0 if i == card.bonus_i else 0.0 for i in range(5)]
+    f.append(card.points / 5)
+    f += [1.0 if card.level == lv else 0.0 for lv in (1, 2, 3)]
+    return f
+
+
+_STATIC = [_static(c) for c in CARDS]  # by card id
+_CARD = 14  # len(_static(card))
+_EMPTY_SLOT = [0.0] * (_CARD + 5)
+_LEVEL_ONLY = [[0.0] * 11 + [1.0 if lv == k else 0.0 for k in (1, 2, 3)] for lv in (1, 2, 3)]
+
+GLOBALS = 12
+PLAYER = 15
+SLOT = _CARD + 5  # a market card: its features, then (missing for the mover, the mover affords it, missing for the
+# opponent, the opponent affords it, what it costs the mover after bonuses)
+RESERVED = 2 + _CARD + 2  # present, known, the card's features, (missing for its holder, its holder affords it)
+NOBLE = 8  # present, requirement (5), bonuses the mover and the opponent still lack
+RAW_INPUTS = GLOBALS + 2 * PLAYER + 12 * SLOT + 2 * RESERVE_LIMIT * RESERVED + 3 * NOBLE
+#: Inputs, padded to a multiple of 8 (the kernel's vector width).
+INPUTS = (RAW_INPUTS + 7) // 8 * 8
+_PAD = [0.0] * (INPUTS - RAW_INPUTS)
+
+
+def _missing(card, tok, bon):
+    """Tokens ``card`` still needs after bonuses and tokens (before gold)."""
+    short = 0
+    for i, n in card.needs:
+        d = n - bon[i] - tok[i]
+        if d > 0:
+            short += d
+    return short
+
+
+def encode(game):
+    """The network's input for the seat to move in ``game`` (a list of ``INPUTS`` floats), from what that seat sees.
+
+    ``game`` may be a determinized game (``splendor.determinize``): the cards its seat cannot see are not read (an
+    opponent's blind reservation gives only its level; the decks only their sizes)."""
+    me = game.current
+    n = game.n
+    players = game._players
+    p = players[me]
+    o = players[(me + 1) % n]
+    s = game._supply
+    ds = [len(d) for d in game._decks]
+    x = [s[0] / 4, s[1] / 4, s[2] / 4, s[3] / 4, s[4] / 4, s[5] / 5, ds[0] / 40, ds[1] / 30, ds[2] / 20,
+         1.0 if game.final else 0.0, 1.0 if me == (game.start - 1) % n else 0.0, game.turns / (30.0 * n)]
+    for q in (p, o):
+        t, b = q.tok, q.bon
+        x += (t[0] / 4, t[1] / 4, t[2] / 4, t[3] / 4, t[4] / 4, t[5] / 5, b[0] / 5, b[1] / 5, b[2] / 5, b[3] / 5,
+              b[4] / 5, q.points / WINNING_POINTS, sum(t) / 10, len(q._reserved) / 3, len(q._nobles) / 3)
+    pt, pb, og, ot, ob = p.tok, p.bon, o.tok[5], o.tok, o.bon
+    pg = pt[5]
+    for row in game._market:
+        for c in row:
+            if c is None:
+                x += _EMPTY_SLOT
+                continue
+            x += _STATIC[c.id]
+            mine = theirs = after = 0
+            for i, k in c.needs:
+                d = k - pb[i]
+                if d > 0:
+                    after += d
+                    d -= pt[i]
+                    if d > 0:
+                        mine += d
+                d = k - ob[i] - ot[i]
+                if d > 0:
+                    theirs += d
+            x += (mine / 10, 1.0 if mine <= pg else 0.0, theirs / 10, 1.0 if theirs <= og else 0.0, after / 10)
+    show = game._open
+    for k, q in ((0, p), (1, o)):
+        res = q._reserved
+        hid = q.hidden
+        t, b, g = q.tok, q.bon, q.tok[5]
+        for j in range(RESERVE_LIMIT):
+            if j >= len(res):
+                x += _EMPTY_SLOT[:RESERVED]
+                continue
+            c = res[j]
+            if k and hid[j] and not show:
+                x += (1.0, 0.0)
+                x += _LEVEL_ONLY[c.level - 1]
+                x += (0.0, 0.0)
+                continue
+            m = _missing(c, t, b)
+            x += (1.0, 1.0)
+            x += _STATIC[c.id]
+            x += (m / 10, 1.0 if m <= g else 0.0)
+    nobles = game._nobles
+    for j in range(3):
+        if j >= len(nobles):
+            x += _EMPTY_SLOT[:NOBLE]
+            continue
+        nb = nobles[j]
+        r = nb.req_t
+        lack_me = lack_them = 0
+        for i, k in nb.needs:
+            if k > pb[i]:
+                lack_me += k - pb[i]
+            if k > ob[i]:
+                lack_them += k - ob[i]
+        x += (1.0, r[0] / 4, r[1] / 4, r[2] / 4, r[3] / 4, r[4] / 4, lack_me / 8, lack_them / 8)
+    x += _PAD
+    return x

@@ -1,0 +1,195 @@
+"""The expert's network file: what it holds, how it is read, and why a file is refused.
+
+A network file is JSON (docs/NETWORK.md describes it field by field)::
+
+    {"format": "splendor-net", "version": 1,          the file format and its version (FORMAT_VERSION)
+     "encoding": 1,                                   the input and move index's version (encoding.ENCODING_VERSION)
+     "players": 2,                                    the table size it plays
+     "inputs": 408, "actions": 61,                    the input's length and the move index's size
+     "layers": [[408, 256, "relu"], [256, 256, "relu"], [256, 62, "linear"]],
+     "dtype": "float16",                              how the numbers are stored
+     "weights": "<base64>",                           per layer, W (out x in, row by row) then b (out), little-endian
+     "meta": {...}}                                   how it was made: data, command, held-out figures
+
+The last layer's outputs are the move index's logits (``actions`` of them) and the value (one, tanh of it is the
+mover's expected result in [-1, 1]). A file that does not fit (another format or version, another encoding, a
+table size, a wrong shape, weights of the wrong length) raises :class:`NetFileError` saying which, and the expert
+plays on with its linear model.
+
+>>> net = random_net(seed=1, hidden=(16,))
+>>> again = read_net(write_net(net))
+>>> again.shapes == net.shapes and again.players
+True
+>>> read_net('{"format": "splendor-net", "version": 9}')
+Traceback (most recent call last):
+...
+splendor.ai.netfile.NetFileError: network file version 9 is not supported (this version reads 1)
+"""
+
+import base64
+import json
+import random
+import struct
+import sys
+
+from . import encoding as enc
+
+FORMAT = "splendor-net"
+#: The file format's version (docs/NETWORK.md has the table of versions).
+FORMAT_VERSION = 1
+ACTIVATIONS = ("relu", "linear")
+
+
+class NetFileError(ValueError):
+    """A network file that cannot be used, with the reason in words."""
+
+
+class Net:
+    """A network read from a file: ``layers`` is a list of (W, b, relu) with W a flat list of out x in floats (row
+    by row) and b a list of out floats, already rounded to the file's float16; ``shapes`` the (in, out) of each."""
+
+    __slots__ = ("layers", "shapes", "players", "encoding", "meta")
+
+    def __init__(self, layers, players=enc.PLAYERS, encoding=enc.ENCODING_VERSION, meta=None):
+        self.layers = layers
+        self.shapes = [(len(W) // len(b), len(b)) for W, b, _ in layers]
+        self.players = players
+        self.encoding = encoding
+        self.meta = meta or {}
+
+    @property
+    def parameters(self):
+        return sum(len(W) + len(b) for W, b, _ in self.layers)
+
+
+def _half(values):
+    """``values`` rounded to float16, as Python floats."""
+    return list(struct.unpack(f"<{len(values)}e", struct.pack(f"<{len(values)}e", *values)))
+
+
+def check_shapes(shapes, relus):
+    """The reason a stack of layers cannot be the expert's network, or None."""
+    if not shapes:
+        return "it has no layers"
+    if shapes[0][0] != enc.INPUTS:
+        return f"its input has {shapes[0][0]} numbers, the encoding {enc.INPUTS}"
+    for (_, out), (nxt, _) in zip(shapes, shapes[1:]):
+        if out != nxt:
+            return f"a layer of {out} outputs feeds one of {nxt} inputs"
+        if out % 8:
+            return f"a hidden layer of {out} is not a multiple of 8 (the kernel's width)"
+    if shapes[-1][1] != enc.ACTION_COUNT + 1:
+        return f"its last layer has {shapes[-1][1]} outputs, not {enc.ACTION_COUNT} moves and a value"
+    if relus[-1]:
+        return "its last layer must be linear"
+    return None
+
+
+def read_net(text):
+    """The :class:`Net` in a network file's text; :class:`NetFileError` with the reason if it does not fit."""
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise NetFileError(f"the network file is not JSON ({e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise NetFileError(f"not a network file (its format is not {FORMAT!r})")
+    if data.get("version") != FORMAT_VERSION:
+        raise NetFileError(f"network file version {data.get('version')!r} is not supported "
+                           f"(this version reads {FORMAT_VERSION})")
+    if data.get("encoding") != enc.ENCODING_VERSION:
+        raise NetFileError(f"the network was trained for input encoding {data.get('encoding')!r}; this expert "
+                           f"encodes version {enc.ENCODING_VERSION}")
+    if data.get("players") != enc.PLAYERS:
+        raise NetFileError(f"the network is for {data.get('players')!r} players; the expert's network plays "
+                           f"{enc.PLAYERS}")
+    if data.get("inputs") != enc.INPUTS or data.get("actions") != enc.ACTION_COUNT:
+        raise NetFileError(f"the network reads {data.get('inputs')!r} inputs and {data.get('actions')!r} moves; "
+                           f"the encoding has {enc.INPUTS} and {enc.ACTION_COUNT}")
+    if data.get("dtype") != "float16":
+        raise NetFileError(f"weights stored as {data.get('dtype')!r}; this version reads float16")
+    layers = data.get("layers")
+    if (not isinstance(layers, list) or not all(isinstance(l, list) and len(l) == 3 for l in layers)
+            or not all(isinstance(a, int) and isinstance(b, int) and a > 0 and b > 0 and f in ACTIVATIONS
+                       for a, b, f in layers)):
+        raise NetFileError("the network's layers must be a list of [inputs, outputs, 'relu' or 'linear']")
+    shapes = [(a, b) for a, b, _ in layers]
+    relus = [f == "relu" for _, _, f in layers]
+    reason = check_shapes(shapes, relus)
+    if reason:
+        raise NetFileError(f"the network does not fit the expert: {reason}")
+    try:
+        raw = base64.b64decode(data.get("weights", ""), validate=True)
+    except (ValueError, TypeError):
+        raise NetFileError("the network's weights are not base64") from None
+    want = sum(a * b + b for a, b in shapes)
+    if len(raw) != 2 * want:
+        raise NetFileError(f"the network's weights are {len(raw)} bytes; its layers need {want} numbers "
+                           f"({2 * want} bytes)")
+    values = struct.unpack(f"<{want}e", raw)
+    if any(v != v or v in (float("inf"), float("-inf")) for v in values):
+        raise NetFileError("the network's weights hold a number that is not finite")
+    out = []
+    at = 0
+    for (a, b), relu in zip(shapes, relus):
+        W = list(values[at:at + a * b])
+        at += a * b
+        bias = list(values[at:at + b])
+        at += b
+        out.append((W, bias, relu))
+    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    return Net(out, data["players"], data["encoding"], meta)
+
+
+def write_net(net, meta=None):
+    """A network file's text for ``net`` (weights rounded to float16)."""
+    flat = []
+    layers = []
+    for (a, b), (W, bias, relu) in zip(net.shapes, net.layers):
+        flat.extend(W)
+        flat.extend(bias)
+        layers.append([a, b, "relu" if relu else "linear"])
+    raw = struct.pack(f"<{len(flat)}e", *flat)
+    data = {"format": FORMAT, "version": FORMAT_VERSION, "encoding": net.encoding, "players": net.players,
+            "inputs": enc.INPUTS, "actions": enc.ACTION_COUNT, "layers": layers, "dtype": "float16",
+            "meta": meta if meta is not None else net.meta, "weights": base64.b64encode(raw).decode("ascii")}
+    return json.dumps(data, separators=(",", ":"))
+
+
+def random_net(seed=0, hidden=(64,), scale=None):
+    """A network of random weights (float16), for tests and canaries: ``hidden`` the hidden layers' widths."""
+    rng = random.Random(seed)
+    sizes = [enc.INPUTS, *hidden, enc.ACTION_COUNT + 1]
+    layers = []
+    for a, b in zip(sizes, sizes[1:]):
+        s = scale if scale is not None else (2.0 / a) ** 0.5
+        W = _half([rng.gauss(0.0, s) for _ in range(a * b)])
+        bias = _half([rng.gauss(0.0, 0.1) for _ in range(b)])
+        layers.append((W, bias, b != sizes[-1]))
+    return Net(layers, meta={"made_by": f"random_net(seed={seed}, hidden={list(hidden)})"})
+
+
+def describe(net):
+    """A few lines saying what a network file holds (``python -m splendor describenet FILE``)."""
+    lines = [f"splendor-net version {FORMAT_VERSION}, input encoding {net.encoding}, {net.players} players",
+             "layers: " + " -> ".join([str(net.shapes[0][0])] + [f"{b} {'relu' if r else 'linear'}"
+                                                                   for (_, b), (_, _, r) in
+                                                                   zip(net.shapes, net.layers)]),
+             f"parameters: {net.parameters} ({2 * net.parameters} bytes as float16)"]
+    for k, v in sorted(net.meta.items()):
+        lines.append(f"{k}: {json.dumps(v)}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    """``python -m splendor describenet FILE``: what a network file holds, or why it is refused."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) != 1:
+        print("usage: python -m splendor describenet FILE", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[0], encoding="utf-8") as f:
+            print(describe(read_net(f.read())))
+    except (OSError, NetFileError) as e:
+        print(f"{argv[0]}: {e}", file=sys.stderr)
+        return 1
+    return 0
