@@ -157,7 +157,7 @@ def test_the_tree_search_walks_down_replies_and_is_reproducible():
     """The expert searches a tree (the hard bot's search is flat): its walks go past the reply to the seat's next move, every iteration visits one root move, the most visited one is
     played, and a seed and an iteration budget reproduce the move."""
     obs = build().observation(0)
-    bot = ExpertBot(tree_width=2)
+    bot = ExpertBot(tree_width=2, net=None)
     runs = [bot.decide(obs, random.Random(5), Budget(iterations=60)) for _ in range(2)]
     (action, info), again = runs
     assert again[0] == action and again[1]["candidates"] == info["candidates"]
@@ -327,7 +327,8 @@ def test_the_site_ships_the_weights_beside_the_package_but_not_the_training_comm
     files = build_site.browser_package_files()
     # the worker fetches the expert's model by address when it first needs it: not in the zip the page loads
     assert "splendor/ai/expert_model.json" not in files and "splendor/ai/learned.py" in files
-    assert build_site.WORKER_FILES == ("splendor/ai/expert_model.json",)
+    assert build_site.WORKER_FILES == ("splendor/ai/expert_model.json", "splendor/ai/expert_net.json")
+    assert "splendor/ai/expert_net.json" not in files and "splendor/ai/kernel_wasm.py" in files
     # the linear model the training command fits is not the expert's: the site leaves it out
     assert "splendor/ai/expert_weights.json" not in files and "splendor/ai/expert_weights.json" in build_site.NOT_IN_BROWSER
     root = build_site.ROOT
@@ -364,7 +365,7 @@ def test_the_style_tool_can_search_the_tree_with_the_hard_bots_judge():
         chances = bot.model.win_chances(game)
         assert chances == pytest.approx([leaf_value(game, Weights(**HARD_WEIGHTS), s) for s in range(players)])
         assert chances[0] == max(chances) and chances != pytest.approx(load_model().win_chances(game))
-    shipped = ExpertBot()
+    shipped = ExpertBot(net=None)  # the tree search over the shipped linear model
     rows = []
     for judge in (bot, shipped):
         g = build(players=2, cards={0: [one]}, tokens={1: (2, 1, 0, 0, 0, 0)})

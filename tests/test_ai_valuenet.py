@@ -245,7 +245,7 @@ def test_the_expert_sees_the_winning_reply_and_denies_it():
     # the expert denies the card on every seed, and it sees why: the reservation is the one move its walks find a
     # way on from (seat 1 cannot win at once; seat 0's own next moves, among every legal one, are searched)
     for seed in range(4):
-        tree = ExpertBot(candidates=len(legal))
+        tree = ExpertBot(candidates=len(legal), net=None)
         action, info = tree.decide(game.observation(0), random.Random(seed), Budget(iterations=40 * len(legal)))
         assert action.kind == "reserve" and action.card.code == x, (seed, action, info)
         best, *rest = info["candidates"]

@@ -90,12 +90,13 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
         # nothing else: not the command line, not the two scripts PyScript fetches by address
         assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
         for absent in ("splendor/__main__.py", "splendor/web/main.py", "splendor/ai/expert_weights.json",
-                       "splendor/ai/expert_model.json"):
+                       "splendor/ai/expert_model.json", "splendor/ai/expert_net.json", "splendor/ai/kernel.wat"):
             assert absent not in names
-        # the expert's model is a plain file of the site, fetched by the worker, and precached for offline play
-        assert (out / "splendor/ai/expert_model.json").read_bytes() == (ROOT / "splendor/ai/expert_model.json"
-                                                                        ).read_bytes()
-        assert "./splendor/ai/expert_model.json" in manifest["urls"]
+        assert "splendor/ai/kernel_wasm.py" in names or "splendor/ai/kernel_wasm.pyc" in names
+        # the expert's model and network are plain files of the site, fetched by the worker, precached for offline
+        for worker_file in ("splendor/ai/expert_model.json", "splendor/ai/expert_net.json"):
+            assert (out / worker_file).read_bytes() == (ROOT / worker_file).read_bytes()
+            assert "./" + worker_file in manifest["urls"]
         assert not (out / "splendor/ai/expert_weights.json").exists()
         # the training package, whole: not one of its modules, whatever files it holds
         assert (ROOT / "splendor" / "training" / "train.py").exists()

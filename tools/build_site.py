@@ -64,9 +64,9 @@ SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
 # files in the site. Everything else the browser imports comes from the zip.
 SCRIPT_FILES = ("splendor/web/main.py", "splendor/web/worker.py")
 # Plain files that only the bot worker fetches, by address, when it first needs them: the expert's model (its
-# value and policy). Out of the zip, so the page's first paint never downloads them; precached like every site file,
+# value and policy) and its network (docs/NETWORK.md). Out of the zip, so the page's first paint never downloads them; precached like every site file,
 # so the expert plays offline.
-WORKER_FILES = ("splendor/ai/expert_model.json",)
+WORKER_FILES = ("splendor/ai/expert_model.json", "splendor/ai/expert_net.json")
 PACKAGE_ZIP = "splendor.zip"
 PYSCRIPT_FILES = {"./" + PACKAGE_ZIP: "./*"}  # pyscript.toml [files]: unpack the zip into the working folder
 COMPILE_PYC = ROOT / "tools" / "compile_pyc.mjs"

@@ -1,10 +1,17 @@
-"""The expert bot: a determinized tree search (:mod:`splendor.ai.tree`) over the hard bot's candidate moves, judging
-the positions its walks and short playouts reach with the learned value model (:mod:`splendor.ai.learned`).
+"""The expert bot. At two players, with a network file (``expert_net.json``): a PUCT search guided by the policy/value
+network at every leaf (:mod:`splendor.ai.puct`, the network run by :mod:`splendor.ai.netrun`). At three and four
+players, or without a usable network file: a determinized tree search (:mod:`splendor.ai.tree`) over the hard
+bot's candidate moves, judging the positions its walks and short playouts reach with the learned value model
+(:mod:`splendor.ai.learned`).
 
-The model's weights are read from ``expert_weights.json`` when the first expert bot is made (not when the package
-is imported), so the page and the other levels never pay for them.
+The files are read when the first expert bot is made (not when the package is imported), so the page and the other
+levels never pay for them. A network file that does not fit is refused with its reason (``net_problem``), and the
+tree search plays instead.
 """
 
+import os
+
+from . import puct as _puct
 from . import tree as _tree
 from .bots import _top
 from .budget import Budget
@@ -26,7 +33,9 @@ class ExpertBot(HardBot):
     default_budget = Budget(seconds=0.8)
 
     def __init__(self, model=None, tree_width=4, tree_c=0.15, tree_horizon=None, tree_prior=None, policy=None,
-                 policy_width=4, prior_c=1.0, record=None, **kwargs):
+                 policy_width=4, prior_c=1.0, record=None, net="default", search=None, **kwargs):
+        if net == "default":  # a caller that hands in the tree's model or prior means the tree search
+            net = "shipped" if model is None and policy is None else None
         if model is None:
             from .learned import load_expert
             model, shipped = load_expert()
@@ -46,11 +55,54 @@ class ExpertBot(HardBot):
         self.tree_c = tree_c
         self.tree_horizon = tree_horizon
         self.tree_prior = tree_prior
+        # net: "shipped" (the network file beside this module, when there is a usable one; the default unless a
+        # model or policy is handed in), None (the tree search only), a Net, or an evaluator (an object with ``evaluate(game)``, see splendor.ai.netrun); search: the
+        # PUCT search's SearchParams
+        self.net_problem = None
+        self.evaluator = None
+        if net == "shipped":
+            net, self.net_problem = load_net()
+        if net is not None:
+            self.evaluator = net if hasattr(net, "evaluate") else evaluator_for(net)
+        self.search_params = search or _puct.SearchParams()
 
     def _decide(self, game, seat, rng, budget, legal):
         if game.phase_ == "action":
+            if self.evaluator is not None and game.n == NET_PLAYERS:
+                return self._net_decide(game, seat, rng, budget, legal)
             return self._tree_decide(game, seat, rng, budget, legal)
         return super()._decide(game, seat, rng, budget, legal)
+
+    def _net_decide(self, game, seat, rng, budget, legal):
+        scored = self.scorer.scores(game, seat, legal)
+        win = _win_now(game, seat, scored, self.scorer)
+        clock = budget.clock()
+        moves, prior, stats, value, depth = _puct.search(game, seat, self.evaluator, self.search_params, rng, clock)
+        if win is not None:
+            best = next((i for i, a in enumerate(moves) if _same_move(a, win)), None)
+            action = win
+        else:
+            best = _puct.best_index(stats) if clock.n else max(range(len(prior)), key=prior.__getitem__)
+            action = moves[best]
+        order = sorted(range(len(moves)), key=lambda i: (-stats[i][0], -prior[i]))
+        info = {
+            "iterations": clock.n,
+            "searched": len(moves),
+            "depth": depth,
+            "seconds": round(clock.elapsed(), 3),
+            "net": True,
+            "position_chance": round((value + 1) / 2, 3),
+            "candidates": [
+                {"action": str(moves[i]), "visits": stats[i][0], "prior": round(prior[i], 3),
+                 "value": round((stats[i][1] / stats[i][0] + 1) / 2, 3) if stats[i][0] else None}
+                for i in order[:4]
+            ],
+        }
+        if best is not None and stats[best][0]:
+            info["win_chance"] = round((stats[best][1] / stats[best][0] + 1) / 2, 3)
+        if best is not None:
+            info["prior"] = round(prior[best], 3)
+        return action, info
 
     def _tree_decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
@@ -101,6 +153,50 @@ class ExpertBot(HardBot):
                 for i in order[:4] if stats[i][0]
             ],
         }
+
+
+#: The table size the expert's network plays (splendor.ai.encoding.PLAYERS); other sizes use the tree search.
+NET_PLAYERS = 2
+#: The shipped network file; tools/build_site.py serves it beside the package, the worker fetches it.
+NET_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_net.json")
+_NETS = {}
+
+
+def load_net(path=None):
+    """(the network in ``path`` (default NET_FILE), None) or (None, why it cannot be used): read once per path."""
+    path = path or NET_FILE
+    if path not in _NETS:
+        from .netfile import NetFileError, read_net
+
+        try:
+            with open(path, encoding="utf-8") as f:
+                _NETS[path] = (read_net(f.read()), None)
+        except FileNotFoundError:
+            _NETS[path] = (None, "no network file")
+        except (OSError, UnicodeDecodeError) as e:
+            _NETS[path] = (None, f"the network file cannot be read: {e}")
+        except NetFileError as e:
+            _NETS[path] = (None, str(e))
+    return _NETS[path]
+
+
+def evaluator_for(net):
+    """The evaluator running ``net`` with the fastest backend here, made once per network (the kernel's set-up copies
+    every weight; each move's bot is new)."""
+    got = _EVALUATORS.get(id(net))
+    if got is None or got[0] is not net:
+        from .netrun import NetEvaluator, runner_for
+
+        got = _EVALUATORS[id(net)] = (net, NetEvaluator(runner_for(net)))
+    return got[1]
+
+
+_EVALUATORS = {}
+
+
+def _same_move(a, b):
+    """The same move up to the payment of a buy."""
+    return a.kind == b.kind and a.card is b.card and a.colors == b.colors and a.level == b.level
 
 
 def _win_now(game, seat, scored, scorer):

@@ -24,7 +24,7 @@ def training_bot(name, model_path, explore=0.0):
     """The bot of level ``name`` in a training game: an expert judges by ``model_path`` (default the shipped model);
     with ``explore``, an :class:`Explorer` around it."""
     if name == "expert":
-        bot = ExpertBot(model=load_model(model_path) if model_path else None)
+        bot = ExpertBot(model=load_model(model_path) if model_path else None, net=None)
     else:
         bot = get_bot(name)
     return Explorer(bot, explore) if explore else bot

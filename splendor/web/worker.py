@@ -20,25 +20,36 @@ except ImportError:  # pragma: no cover - reported by the first answer instead
 
 #: The site's address, from the page's first call (``ping``): the worker fetches the expert's model beside it.
 SITE = {"base": None}
-#: Where the site serves the expert's model (tools/build_site.py WORKER_FILES): out of the package zip, so the page
-#: never downloads it; the worker fetches it when an expert first plays.
+#: Where the site serves the expert's files (tools/build_site.py WORKER_FILES): out of the package zip, so the page
+#: never downloads them; the worker fetches them when an expert first plays. The model (the linear value and the
+#: prior of the tree search, 3 and 4 players) is needed; the network (2 players) is used when it can be read.
 MODEL_PATH = "splendor/ai/expert_model.json"
+NET_PATH = "splendor/ai/expert_net.json"
 
 
 def _ensure_model(request_text):
-    """Before an expert's first move: fetch its model into this worker's copy of the package, where
-    ``splendor.ai.learned`` reads it. A synchronous request, which a worker may make (the service worker answers it
-    from its cache when offline); a failure leaves the file missing and the expert's answer says why."""
+    """Before an expert's first move: fetch its model and network into this worker's copy of the package, where
+    ``splendor.ai.learned`` and ``splendor.ai.expert`` read them. Synchronous requests, which a worker may make (the
+    service worker answers them from its cache when offline); a model that cannot be fetched leaves the file missing
+    and the expert's answer says why; a network that cannot be fetched leaves the expert on its tree search."""
     if '"expert"' not in request_text:
         return
-    from splendor.ai import learned
-    if os.path.exists(learned.MODEL_FILE) or not SITE["base"]:
+    from splendor.ai import expert, learned
+    if not SITE["base"]:
         return
     from pyodide.http import open_url  # Pyodide's own module: only in the browser
 
-    text = open_url(SITE["base"] + MODEL_PATH).read()
-    with open(learned.MODEL_FILE, "w", encoding="utf-8") as f:
-        f.write(text)
+    for path, local, needed in ((MODEL_PATH, learned.MODEL_FILE, True), (NET_PATH, expert.NET_FILE, False)):
+        if os.path.exists(local):
+            continue
+        try:
+            text = open_url(SITE["base"] + path).read()
+        except Exception:  # (OSError or a JavaScript error, by the browser)
+            if needed:
+                raise
+            continue
+        with open(local, "w", encoding="utf-8") as f:
+            f.write(text)
 
 
 def choose(request_text):

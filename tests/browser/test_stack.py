@@ -28,7 +28,8 @@ def test_page_boots_and_worker_answers_locally(page, request_log, console_errors
     assert answer["bytecode"] == "compiled"
     assert any(url.endswith("/splendor.zip") for url in request_log)
     assert not any(("/splendor/engine/" in url or "/splendor/ai/" in url)
-                   and not url.endswith("/splendor/ai/expert_model.json")  # the service worker precaches it
+                   and not url.endswith(("/splendor/ai/expert_model.json", "/splendor/ai/expert_net.json"))
+                   # (the service worker precaches the expert's files)
                    for url in request_log)
 
     assert request_log, "no request was recorded"
@@ -46,13 +47,14 @@ ASK_WORKER_JS = """async (text) => {
 
 
 def test_the_worker_plays_the_expert_with_its_shipped_weights(page, context, request_log, console_errors, site_url):
-    """The expert level's model (value and policy) is fetched by the worker when an expert first plays, never by the
-    page (it is not in the package zip; only the service worker precaches it, for offline play), and the expert
-    answers with a legal move of its search."""
-    fetched = []  # requests for the model that are not the service worker's own precaching
+    """The expert level's model (value and policy) and network are fetched by the worker when an expert first plays,
+    never by the page (they are not in the package zip; only the service worker precaches them, for offline play),
+    and the expert answers a 2-player position with a legal move of its network's search (the WebAssembly kernel)."""
+    fetched = []  # requests for the expert's files that are not the service worker's own precaching
 
     def seen(req):
-        if req.url.endswith("/splendor/ai/expert_model.json") and req.service_worker is None:
+        if req.url.endswith(("/splendor/ai/expert_model.json", "/splendor/ai/expert_net.json")) \
+                and req.service_worker is None:
             fetched.append(req.url)
 
     context.on("request", seen)
@@ -69,10 +71,12 @@ def test_the_worker_plays_the_expert_with_its_shipped_weights(page, context, req
     assert reply["stats"]["level"] == "expert" and reply["stats"]["iterations"] >= 24
     assert splendor.parse_action(game, reply["action"]) in game.legal_actions()
     assert reply["explanation"]
-    assert fetched == [site_url + "splendor/ai/expert_model.json"]  # once, by the worker, for this first move
+    assert reply["stats"].get("net") is True, reply["stats"]  # the network's search, not the tree's
+    # once each, by the worker, for this first move
+    assert fetched == [site_url + "splendor/ai/expert_model.json", site_url + "splendor/ai/expert_net.json"]
     again = json.loads(page.evaluate(ASK_WORKER_JS, json.dumps({**request, "turn_id": 2})))
-    assert again["action"] == reply["action"]  # the same decision from the same model, read once
-    assert len(fetched) == 1
+    assert again["action"] == reply["action"]  # the same decision from the same files, read once
+    assert len(fetched) == 2
     context.remove_listener("request", seen)
     assert non_local(request_log) == []
     assert console_errors == []

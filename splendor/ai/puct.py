@@ -1,0 +1,208 @@
+"""The net-guided expert's search: PUCT over an evaluator's priors, the evaluator's value at every new leaf (no
+playout), the unseen cards handled by searching several deals ("universes").
+
+Each universe is one deal of the cards the seat cannot see (:func:`splendor.ai.search.resample`), searched as a
+tree of positions: a simulation walks down from the root choosing at each position the move with the highest
+Q + c_puct x P x sqrt(visits of the position) / (1 + visits of the move) (Q the mover's mean result after the move,
+a move not yet tried valued at the position's own value less ``fpu``; P the evaluator's prior), adds the position
+the chosen move leads to, asks the evaluator for its value and priors, and adds the value to every move on the way
+back (each from its mover's side). A turn's returns over 10 and noble choices are played within the move by the
+quick rule of :func:`finish_turn` (the search's many walks cannot afford the heuristic scorer there), so the
+tree's positions are all action phases. The universes share the simulations in turn; the
+root's figures add up over them and the most visited move is played. With an iteration budget the search depends
+only on the position, the random generator's seed and the budget.
+
+The search sees only the evaluator (``evaluate(game) -> (moves, priors, value)``, :mod:`splendor.ai.netrun`) and a
+:class:`SearchParams`; it imports no backend.
+"""
+
+import math
+
+from ..engine.actions import Action
+from ..engine.cards import TOKEN_COLORS
+
+from .search import resample
+
+_SQRT = math.sqrt
+_RETURN = [Action.return_token(c) for c in TOKEN_COLORS]
+
+
+class SearchParams:
+    """The search's settings in one place, each with its default:
+
+    - ``c_puct`` (1.25): how much the prior and the unexplored count against the values found;
+    - ``fpu`` (0.2): a move not yet tried is valued at its position's value less this (first-play urgency);
+    - ``universes`` (3): deals of the unseen cards searched side by side.
+
+    >>> SearchParams(universes=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: universes must be a whole number from 1 to 16, not 0
+    """
+
+    __slots__ = ("c_puct", "fpu", "universes")
+
+    def __init__(self, c_puct=1.25, fpu=0.2, universes=3):
+        if isinstance(universes, bool) or not isinstance(universes, int) or not 1 <= universes <= 16:
+            raise ValueError(f"universes must be a whole number from 1 to 16, not {universes!r}")
+        for name, v in (("c_puct", c_puct), ("fpu", fpu)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 10:
+                raise ValueError(f"{name} must be a number from 0 to 10, not {v!r}")
+        self.c_puct = float(c_puct)
+        self.fpu = float(fpu)
+        self.universes = universes
+
+    def to_dict(self):
+        return {"c_puct": self.c_puct, "fpu": self.fpu, "universes": self.universes}
+
+
+def finish_turn(g):
+    """Play the rest of the turn in progress in ``g`` by a quick rule: each token given back over 10 is of the color
+    held most beyond what the mover's most expensive wanted card (market or reserved) still needs of it, gold last;
+    of several nobles, the first."""
+    while g.phase_ == "return":
+        p = g._players[g.current]
+        tok, bon = p.tok, p.bon
+        need = [0, 0, 0, 0, 0]
+        for row in g._market:
+            for c in row:
+                if c is not None:
+                    for i, n in c.needs:
+                        d = n - bon[i]
+                        if d > need[i]:
+                            need[i] = d
+        for c in p._reserved:
+            for i, n in c.needs:
+                d = n - bon[i]
+                if d > need[i]:
+                    need[i] = d
+        best = -1
+        worst = None
+        for i in range(5):
+            if tok[i]:
+                spare = tok[i] - need[i]
+                if worst is None or spare > worst:
+                    worst, best = spare, i
+        g.apply_unchecked(_RETURN[best if best >= 0 else 5])
+    if g.phase_ == "noble":
+        g.apply_unchecked(g.legal_actions()[0])
+
+
+class _Node:
+    """A position in a universe's tree: its game, its mover, the moves with their priors ``P``, visits ``N`` and
+    summed values ``W`` (the mover's), the positions after them (``kids``, None until reached), ``v0`` the
+    evaluator's value (seat 0's side) or the result at the end."""
+
+    __slots__ = ("game", "mover", "moves", "P", "N", "W", "kids", "n", "v0", "terminal")
+
+
+def make_node(game, moves=None, priors=None, value=0.0):
+    """A tree position for ``game`` (after a move and its turn's end): at the end of the game its result; otherwise
+    ``moves`` with their ``priors`` and ``value``, the evaluator's for the mover."""
+    node = _Node()
+    node.game = game
+    node.n = 0
+    if game.phase_ == "over":
+        node.terminal = True
+        node.mover = 0
+        w = game.winners
+        node.v0 = 0.0 if len(w) != 1 else (1.0 if w[0] == 0 else -1.0)
+        return node
+    node.terminal = False
+    node.mover = game.current
+    node.moves = moves
+    node.P = priors
+    node.N = [0] * len(moves)
+    node.W = [0.0] * len(moves)
+    node.kids = [None] * len(moves)
+    node.v0 = value if node.mover == 0 else -value
+    return node
+
+
+def _node(game, evaluator):
+    if game.phase_ == "over":
+        return make_node(game)
+    return make_node(game, *evaluator.evaluate(game))
+
+
+def select(root, c_puct, fpu):
+    """Walk down from ``root`` by PUCT to a move not yet followed (or an end): (the path of (position, move index),
+    the game after that move with its turn ended, or None when the walk ended at a known end)."""
+    node = root
+    path = []
+    while True:
+        if node.terminal:
+            return path, None
+        N, W, P = node.N, node.W, node.P
+        first = (node.v0 if node.mover == 0 else -node.v0) - fpu
+        c = c_puct * _SQRT(node.n or 1)
+        best = -1e9
+        bi = 0
+        for i in range(len(P)):
+            n = N[i]
+            u = (W[i] / n if n else first) + c * P[i] / (1 + n)
+            if u > best:
+                best = u
+                bi = i
+        path.append((node, bi))
+        kid = node.kids[bi]
+        if kid is None:
+            g = node.game.copy()
+            g.apply_unchecked(node.moves[bi])
+            if g.phase_ != "action" and g.phase_ != "over":
+                finish_turn(g)
+            return path, g
+        node = kid
+
+
+def backup(path, v0):
+    """Add the value ``v0`` (seat 0's side) to every move of ``path``, each from its mover's side."""
+    for nd, i in path:
+        nd.N[i] += 1
+        nd.W[i] += v0 if nd.mover == 0 else -v0
+        nd.n += 1
+
+
+def _simulate(root, evaluator, c_puct, fpu):
+    """One walk from ``root`` to a new position (or an end), and the value back up the path; the path's length."""
+    path, g = select(root, c_puct, fpu)
+    if g is None:
+        v0 = (path[-1][0].kids[path[-1][1]] if path else root).v0
+    else:
+        node, i = path[-1]
+        kid = node.kids[i] = _node(g, evaluator)
+        v0 = kid.v0
+    backup(path, v0)
+    return len(path)
+
+
+def search(game, seat, evaluator, params, rng, clock):
+    """Search ``game`` (an action phase of ``seat``, determinized) until ``clock`` is done. Returns (the root's
+    moves, their priors, per move [visits, summed value of ``seat`` in [-1, 1]], the evaluator's value of the root
+    for ``seat``, the longest walk)."""
+    roots = [_node(game if k == 0 else resample(game, seat, rng), evaluator) for k in range(params.universes)]
+    first = roots[0]
+    c_puct, fpu = params.c_puct, params.fpu
+    deepest = 0
+    k = 0
+    u = len(roots)
+    while not clock.done():
+        depth = _simulate(roots[k % u], evaluator, c_puct, fpu)
+        if depth > deepest:
+            deepest = depth
+        k += 1
+        clock.tick()
+    # The root's moves depend only on what the seat sees, so they are the same in every universe.
+    stats = [[0, 0.0] for _ in first.moves]
+    for r in roots:
+        for i in range(len(stats)):
+            stats[i][0] += r.N[i]
+            stats[i][1] += r.W[i]
+    prior = [sum(r.P[i] for r in roots) / u for i in range(len(stats))]
+    value = sum(r.v0 for r in roots) / u
+    return first.moves, prior, stats, value if seat == 0 else -value, deepest
+
+
+def best_index(stats):
+    """The move to play: the most visited, ties broken by the higher value."""
+    return max(range(len(stats)), key=lambda i: (stats[i][0], stats[i][1] / stats[i][0] if stats[i][0] else -2.0))
