@@ -5,6 +5,9 @@ Commands:
   arena   bot-vs-bot games with seats rotated: win rates, points, game length, time per move
   soak    many random and bot games, checking every invariant after every action
   play    play in a terminal against bots
+  netfit  fit the expert's policy/value network to recorded games with a search's visits
+  netplay  self-play of the net-guided expert, games in lockstep with their leaves evaluated in one batch
+  describenet  what a network file holds, or why it is refused
   train   play games and fit the expert bot's value model (writes the weights file)
   selfplay  expert iteration: generations of self-play with search, each fitting the expert's value and policy
 """
@@ -28,6 +31,12 @@ def main(argv=None):
         from .training.train import main as run
     elif command == "selfplay":
         from .training.selfplay import main as run
+    elif command == "netfit":
+        from .training.netfit import main as run
+    elif command == "netplay":
+        from .training.netplay import main as run
+    elif command == "describenet":
+        from .ai.netfile import main as run
     elif command == "play":
         from .play import main as run
     else:

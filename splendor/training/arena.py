@@ -104,12 +104,44 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=(), wa
     }
 
 
+#: Bots the arena knows besides the levels: the expert without its network (the tree search over the linear model
+#: that the expert plays at 3 and 4 players), for measuring the network's expert against it.
+EXTRA_BOTS = ("expert-tree",)
+
+
+def parse_entry(name):
+    """(bot name, iterations or None) of a ``--bots`` entry: a level or an EXTRA_BOTS name, optionally with
+    ``@N``, its own budget of N iterations a move (``expert@1500,expert-tree@290``)."""
+    base, _, its = name.partition("@")
+    if base not in LEVELS and base not in EXTRA_BOTS:
+        raise ValueError(f"unknown bot {base!r}: choose from {', '.join(LEVELS + EXTRA_BOTS)}")
+    if its:
+        if not its.isdigit() or not 0 < int(its) <= Budget.MAX_ITERATIONS:
+            raise ValueError(f"{name!r}: the iterations after @ must be a whole number from 1 to "
+                             f"{Budget.MAX_ITERATIONS}")
+        return base, int(its)
+    return base, None
+
+
+def make_bot(name):
+    base, _ = parse_entry(name)
+    if base == "expert-tree":
+        from ..ai.expert import ExpertBot
+
+        return ExpertBot(net=None)
+    return get_bot(base)
+
+
 def _run_one(args):
     k, seed, players, names, budget_dict, max_actions = args
     seats = seating(k, players, len(names))
-    bots = [get_bot(names[e]) for e in seats]
+    bots = [make_bot(names[e]) for e in seats]
     budget = Budget.parse(budget_dict) if budget_dict else None
-    result = play_game(bots, game_seed(seed, k), [budget] * players, max_actions)
+    budgets = []
+    for e in seats:
+        its = parse_entry(names[e])[1]
+        budgets.append(Budget(iterations=its) if its else budget)
+    result = play_game(bots, game_seed(seed, k), budgets, max_actions)
     result["seats"] = seats
     result["k"] = k
     return result
@@ -206,7 +238,8 @@ def report(names, players, results, seed, budget, seconds):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m splendor arena", description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", default="medium,easy",
-                        help=f"comma-separated levels ({', '.join(LEVELS)}), filling the seats in rotation")
+                        help=f"comma-separated levels ({', '.join(LEVELS + EXTRA_BOTS)}), filling the seats in "
+                             "rotation; NAME@N gives that bot N iterations a move")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
@@ -223,9 +256,13 @@ def main(argv=None):
     parser.add_argument("--progress", action="store_true", help="print a line per finished game")
     args = parser.parse_args(argv)
     names = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in names if b not in LEVELS]
-    if not names or unknown:
-        parser.error(f"unknown bot level {unknown[0] if unknown else ''!r}: choose from {', '.join(LEVELS)}")
+    if not names:
+        parser.error(f"name the bots: choose from {', '.join(LEVELS + EXTRA_BOTS)}")
+    for b in names:
+        try:
+            parse_entry(b)
+        except ValueError as e:
+            parser.error(str(e))
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     budget = DEFAULT_BUDGET

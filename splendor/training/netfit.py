@@ -1,0 +1,254 @@
+"""Fitting the expert's policy/value network (numpy): ``python -m splendor netfit``.
+
+From recorded games with a search's visits at each decision (:mod:`.netdata`), a multilayer perceptron of the
+shape :mod:`splendor.ai.netfile` describes is fitted by Adam: the policy by cross-entropy to the pruned visits, the
+value (tanh of the last output) by squared error to ``value_mix`` x the search's value + (1 - ``value_mix``) x the
+game's result. Whole games are held out (every ``holdout``-th game); the figures on them go into the file's meta:
+how often the net's favourite is the search's most visited move, the policy's cross-entropy, the value's error.
+The market's four slots of a level, the nobles and the reserved cards are shuffled within their groups at every
+batch (the game does not care about their order; the input and the move index do).
+
+    python -m splendor netfit --data GAMES.jsonl.gz [...] --out splendor/ai/expert_net.json --epochs 30
+
+``--cache FILE.npz`` keeps the encoded positions (built once from the games: about a minute for 170k positions).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+from ..ai import encoding as enc
+from ..ai.netfile import Net, write_net
+
+
+def _groups():
+    """Column and move-index permutations that leave the game unchanged: (list of (x column blocks, move index
+    blocks) per interchangeable group)."""
+    base = enc.GLOBALS + 2 * enc.PLAYER
+    market = []
+    for lv in range(3):
+        cols = [list(range(base + (4 * lv + s) * enc.SLOT, base + (4 * lv + s + 1) * enc.SLOT)) for s in range(4)]
+        moves = [[enc.BUY_MARKET + 4 * lv + s, enc.RESERVE_MARKET + 4 * lv + s] for s in range(4)]
+        market.append((cols, moves))
+    res_base = base + 12 * enc.SLOT
+    reserved = []
+    for k in range(2):
+        start = res_base + k * 3 * enc.RESERVED
+        cols = [list(range(start + j * enc.RESERVED, start + (j + 1) * enc.RESERVED)) for j in range(3)]
+        moves = [[enc.BUY_RESERVED + j] if k == 0 else [] for j in range(3)]
+        reserved.append((cols, moves))
+    nob_base = res_base + 6 * enc.RESERVED
+    nobles = [([list(range(nob_base + j * enc.NOBLE, nob_base + (j + 1) * enc.NOBLE)) for j in range(3)],
+               [[] for _ in range(3)])]
+    return market + reserved + nobles
+
+
+def permutation(rng):
+    """A random (x column order, move order) from shuffling each interchangeable group."""
+    import numpy as np
+
+    xcols = np.arange(enc.INPUTS)
+    mcols = np.arange(enc.ACTION_COUNT)
+    for cols, moves in _groups():
+        order = rng.permutation(len(cols))
+        for dst, src in enumerate(order):
+            xcols[cols[dst]] = cols[src]
+            for a, b in zip(moves[dst], moves[src]):
+                mcols[a] = b
+    return xcols, mcols
+
+
+class MLP:
+    """The network being fitted, float32 numpy arrays: ``W[k]`` (in x out) and ``b[k]``; relu between layers."""
+
+    def __init__(self, sizes, rng):
+        import numpy as np
+
+        self.W = [(rng.standard_normal((a, b)) * math.sqrt(2.0 / a)).astype(np.float32)
+                  for a, b in zip(sizes, sizes[1:])]
+        self.b = [np.zeros(b, np.float32) for b in sizes[1:]]
+
+    def forward(self, x):
+        import numpy as np
+
+        hs = [x]
+        h = x
+        for k, (W, b) in enumerate(zip(self.W, self.b)):
+            h = h @ W + b
+            if k < len(self.W) - 1:
+                h = np.maximum(h, 0.0)
+            hs.append(h)
+        return hs
+
+    def to_net(self, meta):
+        layers = []
+        for k, (W, b) in enumerate(zip(self.W, self.b)):
+            layers.append((W.T.astype("float16").astype(float).ravel().tolist(),
+                           b.astype("float16").astype(float).tolist(), k < len(self.W) - 1))
+        return Net(layers, meta=meta)
+
+    @classmethod
+    def from_net(cls, net):
+        import numpy as np
+
+        m = cls.__new__(cls)
+        m.W = [np.asarray(W, np.float32).reshape(b_len, a).T.copy() for (a, b_len), (W, _, _) in
+               zip(net.shapes, net.layers)]
+        m.b = [np.asarray(b, np.float32) for _, b, _ in net.layers]
+        return m
+
+
+def losses(model, x, pi, vt):
+    """(policy cross-entropy, value squared error, top-1 agreement, gradients) of a batch."""
+    import numpy as np
+
+    hs = model.forward(x)
+    out = hs[-1]
+    logits = out[:, :enc.ACTION_COUNT]
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    ce = -(pi * np.log(p + 1e-9)).sum(axis=1).mean()
+    v = np.tanh(out[:, enc.ACTION_COUNT])
+    mse = ((v - vt) ** 2).mean()
+    top1 = (logits.argmax(axis=1) == pi.argmax(axis=1)).mean()
+    n = len(x)
+    g = np.empty_like(out)
+    g[:, :enc.ACTION_COUNT] = (p - pi) / n
+    g[:, enc.ACTION_COUNT] = 2.0 * (v - vt) * (1.0 - v * v) / n
+    grads = []
+    for k in range(len(model.W) - 1, -1, -1):
+        grads.append((hs[k].T @ g, g.sum(axis=0)))
+        if k:
+            g = (g @ model.W[k].T) * (hs[k] > 0)
+    return ce, mse, top1, grads[::-1]
+
+
+def fit(data, epochs=20, batch=256, lr=1e-3, hidden=(256, 256), value_mix=0.5, holdout=10, seed=1,
+        weight_decay=1e-4, log=print, start=None):
+    """Fit a network to ``data`` (:func:`.netdata.build`'s arrays); returns (MLP, figures on the held-out games)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    held = data["game"] % holdout == 0
+    tr = np.flatnonzero(~held)
+    te = np.flatnonzero(held)
+    x, pi = data["x"], data["pi"]
+    vt = (value_mix * data["v"] + (1.0 - value_mix) * data["z"]).astype(np.float32)
+    model = MLP.from_net(start) if start is not None else MLP([enc.INPUTS, *hidden, enc.ACTION_COUNT + 1], rng)
+    m = [np.zeros_like(w) for w in model.W] + [np.zeros_like(b) for b in model.b]
+    s = [np.zeros_like(w) for w in model.W] + [np.zeros_like(b) for b in model.b]
+    batch = max(1, min(batch, len(tr)))
+    steps = epochs * (len(tr) // batch)
+    t = 0
+    figures = {}
+    for epoch in range(epochs):
+        started = time.time()
+        order = rng.permutation(tr)
+        tot = [0.0, 0.0, 0.0]
+        nb = len(tr) // batch
+        for k in range(nb):
+            idx = np.sort(order[k * batch:(k + 1) * batch])
+            xc, mc = permutation(rng)
+            xb = x[idx][:, xc]
+            pb = pi[idx][:, mc]
+            ce, mse, top1, grads = losses(model, xb, pb, vt[idx])
+            tot[0] += ce
+            tot[1] += mse
+            tot[2] += top1
+            t += 1
+            rate = lr * 0.5 * (1.0 + math.cos(math.pi * t / steps))
+            params = model.W + model.b
+            flat = [gw for gw, _ in grads] + [gb for _, gb in grads]
+            for j, (p, gr) in enumerate(zip(params, flat)):
+                if j < len(model.W):
+                    gr = gr + weight_decay * p
+                m[j] = 0.9 * m[j] + 0.1 * gr
+                s[j] = 0.999 * s[j] + 0.001 * gr * gr
+                p -= rate * (m[j] / (1 - 0.9 ** t)) / (np.sqrt(s[j] / (1 - 0.999 ** t)) + 1e-8)
+        figures = evaluate(model, data, te, vt)
+        log(f"epoch {epoch + 1}/{epochs}: train ce {tot[0] / nb:.3f} value mse {tot[1] / nb:.3f} top-1 "
+            f"{tot[2] / nb:.3f}; held out {json.dumps(figures)} ({time.time() - started:.0f} s)")
+    return model, figures
+
+
+def evaluate(model, data, rows, vt=None):
+    """Figures on ``rows``: top-1 agreement with the most visited move (``top1``; ``top1_800`` on the decisions of
+    800-simulation searches where the data says so), policy cross-entropy, value squared error against the result
+    (``value_mse_result``) and how often the value's sign is the result's (``value_sign``)."""
+    import numpy as np
+
+    out = []
+    for k in range(0, len(rows), 4096):
+        out.append(model.forward(data["x"][rows[k:k + 4096]])[-1])
+    out = np.concatenate(out) if out else np.zeros((0, enc.ACTION_COUNT + 1), np.float32)
+    pi = data["pi"][rows]
+    logits = out[:, :enc.ACTION_COUNT]
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    agree = logits.argmax(axis=1) == pi.argmax(axis=1)
+    v = np.tanh(out[:, enc.ACTION_COUNT])
+    z = data["z"][rows]
+    fig = {"positions": int(len(rows)), "top1": round(float(agree.mean()), 4),
+           "policy_ce": round(float(-(pi * np.log(p + 1e-9)).sum(axis=1).mean()), 4),
+           "value_mse_result": round(float(((v - z) ** 2).mean()), 4),
+           "value_sign": round(float(((v > 0) == (z > 0))[z != 0].mean()), 4)}
+    if "sims" in data:
+        deep = data["sims"][rows] >= 800
+        if deep.any():
+            fig["top1_800"] = round(float(agree[deep].mean()), 4)
+    return fig
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m splendor netfit", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", nargs="+", default=[], help="game records with decisions (.jsonl or .jsonl.gz)")
+    ap.add_argument("--cache", help="an .npz of encoded positions: read if present, else written after the build")
+    ap.add_argument("--out", required=True, help="the network file to write")
+    ap.add_argument("--start", help="a network file to continue from (same shape)")
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--hidden", default="256,256", help="hidden layers' widths, multiples of 8")
+    ap.add_argument("--value-mix", type=float, default=0.5,
+                    help="value target: this share of the search's value, the rest the game's result")
+    ap.add_argument("--holdout", type=int, default=10, help="every Nth game is held out")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args(argv)
+    import numpy as np
+
+    from . import netdata
+    from ..ai.netfile import read_net
+
+    hidden = tuple(int(h) for h in a.hidden.split(","))
+    if any(h % 8 for h in hidden):
+        ap.error("hidden widths must be multiples of 8")
+    if a.cache and os.path.exists(a.cache):
+        data = dict(np.load(a.cache))
+    else:
+        if not a.data:
+            ap.error("give --data (or an existing --cache)")
+        data = netdata.build(a.data, jobs=a.jobs)
+        if a.cache:
+            np.savez(a.cache, **data)
+    start = None
+    if a.start:
+        with open(a.start, encoding="utf-8") as f:
+            start = read_net(f.read())
+    print(f"{len(data['x'])} positions from {int(data['game'].max()) + 1 if len(data['game']) else 0} games",
+          flush=True)
+    model, figures = fit(data, epochs=a.epochs, batch=a.batch, lr=a.lr, hidden=hidden, value_mix=a.value_mix,
+                         holdout=a.holdout, seed=a.seed, start=start, log=lambda s: print(s, flush=True))
+    meta = {"command": "python -m splendor netfit " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "data": [os.path.basename(p) for p in a.data] or [os.path.basename(a.cache)],
+            "positions": int(len(data["x"])), "held_out": figures}
+    text = write_net(model.to_net(meta))
+    with open(a.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {a.out}: {len(text)} bytes; held out {json.dumps(figures)}")
+    return 0

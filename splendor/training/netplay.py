@@ -1,0 +1,230 @@
+"""Self-play of the net-guided expert, many games in lockstep with their leaves evaluated in one batch:
+``python -m splendor netplay``.
+
+Every game searches its move with the expert's PUCT search (:mod:`splendor.ai.puct`, the same walk and values), but
+instead of asking the network once per new position, each step walks one simulation down every game's tree, encodes
+the positions reached, runs the network once over all of them (numpy, or torch when asked) and backs the values up
+(KataGo's and Leela Chess Zero's self-play batch the same way). Each seat searches deals of what it may see
+(``splendor.determinize`` of its observation, then the search's universes). The first ``--explore`` moves of a game
+are drawn in proportion to the visits, the rest are the most visited. Games are written as the training data's
+records (:mod:`.netdata`): the game record with ``deals``, and per decision the visits, the root's value and the
+network's prior, so ``python -m splendor netfit`` reads them as it reads the bootstrap games.
+
+    python -m splendor netplay --net splendor/ai/expert_net.json --games 200 --sims 800 --out games.jsonl.gz
+    python -m splendor netplay ... --workers 2            processes on this machine
+    python -m splendor netplay ... --address auto         tasks on a Ray cluster (pip install -r requirements-cluster.txt)
+
+The runner prints games per CPU-hour; ``--compare-selfplay`` plays the same number of simulations with the older
+``python -m splendor selfplay`` loop (one position at a time) side by side for the ratio.
+"""
+
+import argparse
+import gzip
+import json
+import math
+import os
+import random
+import sys
+import time
+
+from ..ai import encoding as enc
+from ..ai import puct
+from ..ai.netfile import read_net
+from ..ai.search import resample
+from ..engine.game import Game, determinize
+
+
+class BatchNet:
+    """The network over a batch of inputs (numpy float32): ``forward_batch(rows) -> outputs`` (a 2-D array)."""
+
+    def __init__(self, net):
+        import numpy as np
+
+        self.np = np
+        self.layers = [(np.asarray(W, np.float32).reshape(b, a).T.copy(), np.asarray(bias, np.float32), relu)
+                       for (a, b), (W, bias, relu) in zip(net.shapes, net.layers)]
+
+    def forward_batch(self, rows):
+        np = self.np
+        h = np.asarray(rows, np.float32)
+        for W, b, relu in self.layers:
+            h = h @ W + b
+            if relu:
+                np.maximum(h, 0.0, out=h)
+        return h
+
+
+def _expand(games, net):
+    """(moves, priors, value) for each game (action phases), from one batched forward pass."""
+    np = net.np
+    legal = [enc.legal_indexed(g) for g in games]
+    out = net.forward_batch([enc.encode(g) for g in games])
+    res = []
+    for (moves, index), row in zip(legal, out):
+        logits = row[index]
+        e = np.exp(logits - logits.max())
+        res.append((moves, (e / e.sum()).tolist(), math.tanh(float(row[enc.ACTION_COUNT]))))
+    return res
+
+
+class _Search:
+    """One game's search in progress: its universes' roots, the simulations done."""
+
+    def __init__(self, roots):
+        self.roots = roots
+        self.done = 0
+
+
+def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=None):
+    """Play one 2-player game per seed in lockstep; returns their records (with ``decisions``) and counts."""
+    params = params or puct.SearchParams()
+    batch = BatchNet(net)
+    rng = random.Random(rng_seed)
+    games = [Game(players=2, seed=s, first_player=0) for s in seeds]
+    decisions = [[] for _ in games]
+    evaluations = 0
+    while True:
+        live = [k for k, g in enumerate(games) if not g.is_over and g.round <= 80]
+        if not live:
+            break
+        # returns and nobles of the game's own turn: the quick rule the search plays them by
+        for k in live:
+            if games[k].phase != "action":
+                puct.finish_turn(games[k])
+        live = [k for k in live if games[k].phase == "action"]
+        # set up each live game's search: its universes, the roots evaluated in one batch
+        roots_games = []
+        owners = []
+        for k in live:
+            g = games[k]
+            base = determinize(g.observation(g.current_player), rng)
+            for u in range(params.universes):
+                roots_games.append(base if u == 0 else resample(base, g.current_player, rng))
+                owners.append(k)
+        searches = {k: _Search([]) for k in live}
+        for g, k, got in zip(roots_games, owners, _expand(roots_games, batch)):
+            searches[k].roots.append(puct.make_node(g, *got))
+        evaluations += len(roots_games)
+        for step in range(sims):
+            pending = []
+            for k in live:
+                s = searches[k]
+                root = s.roots[step % len(s.roots)]
+                path, g = puct.select(root, params.c_puct, params.fpu)
+                if g is None:
+                    puct.backup(path, (path[-1][0].kids[path[-1][1]] if path else root).v0)
+                elif g.phase_ == "over":
+                    node, i = path[-1]
+                    kid = node.kids[i] = puct.make_node(g)
+                    puct.backup(path, kid.v0)
+                else:
+                    pending.append((path, g))
+            if pending:
+                for (path, g), got in zip(pending, _expand([g for _, g in pending], batch)):
+                    node, i = path[-1]
+                    kid = node.kids[i] = puct.make_node(g, *got)
+                    puct.backup(path, kid.v0)
+                evaluations += len(pending)
+        for k in live:
+            g = games[k]
+            roots = searches[k].roots
+            first = roots[0]
+            seat = g.current_player
+            visits = [sum(r.N[i] for r in roots) for i in range(len(first.moves))]
+            value = sum(r.v0 for r in roots) / len(roots)
+            if g.turns < explore:
+                pick = rng.choices(range(len(visits)), weights=[v + 1e-9 for v in visits])[0]
+            else:
+                pick = max(range(len(visits)), key=visits.__getitem__)
+            prior = [sum(r.P[i] for r in roots) / len(roots) for i in range(len(first.moves))]
+            decisions[k].append({"ply": len(g.history), "visits": {str(m): n for m, n in zip(first.moves, visits) if n},
+                                 "value": round(value if seat == 0 else -value, 4),
+                                 "prior": {str(m): round(p, 4) for m, p in zip(first.moves, prior) if p >= 1e-4}})
+            g.apply(first.moves[pick])
+        if progress:
+            progress(sum(1 for g in games if g.is_over), len(games))
+    records = []
+    for g, ds in zip(games, decisions):
+        rec = g.record()
+        rec["deals"] = g.dealt()
+        rec["winners"] = list(g.winners) if g.is_over else []
+        rec["scores"] = list(g.scores)
+        rec["sims"] = sims
+        rec["decisions"] = ds
+        records.append(rec)
+    return records, evaluations
+
+
+def _task(args):
+    net_text, seeds, sims, params, explore, rng_seed = args
+    t0 = time.process_time()
+    records, evals = play(read_net(net_text), seeds, sims, puct.SearchParams(**params), explore, rng_seed)
+    return records, evals, time.process_time() - t0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m splendor netplay", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--net", required=True, help="the network file that plays both seats")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=32, help="games in lockstep in one process (their leaves batched)")
+    ap.add_argument("--sims", type=int, default=800, help="simulations a move")
+    ap.add_argument("--explore", type=int, default=10, help="moves at the start drawn in proportion to the visits")
+    ap.add_argument("--seed", type=int, default=90001, help="the first game's deal (game g: seed + g)")
+    ap.add_argument("--out", required=True, help="records (.jsonl or .jsonl.gz), appended to")
+    ap.add_argument("--workers", type=int, default=1, help="processes on this machine")
+    ap.add_argument("--address", help="a Ray cluster's address ('auto' for the one this machine belongs to)")
+    ap.add_argument("--compare-selfplay", type=int, default=0, metavar="N",
+                    help="then play N games of 'python -m splendor selfplay' at the same simulations, one process, "
+                         "and print both runners' games per CPU-hour")
+    a = ap.parse_args(argv)
+    with open(a.net, encoding="utf-8") as f:
+        net_text = f.read()
+    read_net(net_text)  # refused here, in words, before any game
+    params = puct.SearchParams().to_dict()
+    seeds = [a.seed + g for g in range(a.games)]
+    tasks = [(net_text, seeds[i:i + a.batch], a.sims, params, a.explore, a.seed + i)
+             for i in range(0, len(seeds), a.batch)]
+    started = time.time()
+    results = []
+    if a.address:
+        import ray
+
+        ray.init(address=a.address)
+        remote = ray.remote(_task)
+        results = ray.get([remote.remote(t) for t in tasks])
+    elif a.workers > 1:
+        from multiprocessing import Pool
+
+        with Pool(a.workers) as pool:
+            results = pool.map(_task, tasks)
+    else:
+        results = [_task(t) for t in tasks]
+    opener = gzip.open if a.out.endswith(".gz") else open
+    n = 0
+    cpu = 0.0
+    evals = 0
+    with opener(a.out, "at", encoding="utf-8") as f:
+        for records, e, c in results:
+            cpu += c
+            evals += e
+            for rec in records:
+                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                n += 1
+    wall = time.time() - started
+    print(f"{n} games at {a.sims} simulations a move in {wall:.0f} s ({cpu:.0f} s of processor time): "
+          f"{n / (cpu / 3600) if cpu else 0:.0f} games per CPU-hour, {1e6 * cpu / max(1, evals):.0f} us of processor "
+          f"time per evaluated position; written to {a.out}")
+    if a.compare_selfplay:
+        from . import selfplay
+        from ..ai.policy import DEFAULT_SEARCH
+
+        t0 = time.process_time()
+        for k in range(a.compare_selfplay):
+            selfplay.play_one((k, a.seed, None, a.sims, a.explore, DEFAULT_SEARCH))
+        old = time.process_time() - t0
+        rate_new = n / (cpu / 3600) if cpu else 0.0
+        rate_old = a.compare_selfplay / (old / 3600)
+        print(f"python -m splendor selfplay at {a.sims} iterations a move: {a.compare_selfplay} games in {old:.0f} s "
+              f"of processor time, {rate_old:.1f} games per CPU-hour; netplay {rate_new:.0f}: "
+              f"{rate_new / rate_old:.1f} times as many")
+    return 0

@@ -1,0 +1,114 @@
+"""Training the expert's network: the positions read from game records with visits, the fit, the shuffles that leave
+the game unchanged, and the batched self-play runner whose records the fit reads."""
+
+import json
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import splendor  # noqa: E402
+from splendor.ai import encoding as enc  # noqa: E402
+from splendor.ai.expert import ExpertBot  # noqa: E402
+from splendor.ai.netfile import random_net, read_net, write_net  # noqa: E402
+from splendor.training import netdata, netfit, netplay  # noqa: E402
+
+
+def test_forced_playouts_are_pruned_as_the_agents_training_does():
+    assert netdata.pruned({"a": 500, "b": 30, "c": 2}, {"a": 0.5, "b": 0.3, "c": 0.2}, 800) == {"a": 500, "b": 20,
+                                                                                              "c": 0}
+    assert netdata.pruned({"a": 5, "b": 3}, None, 800) == {"a": 5, "b": 3}
+
+
+@pytest.fixture(scope="module")
+def selfplay_records():
+    net = random_net(seed=3, hidden=(16,))
+    records, evaluations = netplay.play(net, seeds=[11, 12], sims=6, explore=4)
+    return records, evaluations
+
+
+def test_batched_self_play_finishes_games_and_records_every_decision(selfplay_records):
+    records, evaluations = selfplay_records
+    assert len(records) == 2 and evaluations > 0
+    for rec in records:
+        game = splendor.replay({k: rec[k] for k in ("format", "version", "players", "seed", "first_player",
+                                                    "variants", "actions", "deals")})
+        assert game.is_over and sorted(rec["winners"]) == sorted(game.winners)
+        plies = [d["ply"] for d in rec["decisions"]]
+        assert plies == sorted(plies) and len(plies) >= 20
+        for d in rec["decisions"]:
+            assert 6 <= sum(d["visits"].values()) <= 6 + 3  # the simulations (a universe's root may add none)
+            assert abs(sum(d["prior"].values()) - 1) < 0.01
+
+
+def test_records_become_positions_with_legal_targets(selfplay_records):
+    records, _ = selfplay_records
+    rows = [row for rec in records for row in netdata.record_rows(json.loads(json.dumps(rec)))]
+    assert len(rows) == sum(len(r["decisions"]) for r in records)
+    game = splendor.Game(players=2, seed=records[0]["seed"], first_player=0, deals=records[0]["deals"])
+    first = rows[0]
+    moves, index = enc.legal_indexed(game)
+    assert first[0] == enc.encode(game)
+    assert abs(sum(first[1]) - 1) < 1e-9
+    assert {i for i, p in enumerate(first[1]) if p > 0} <= set(index)
+    assert all(z in (-1.0, 0.0, 1.0) for _, _, z, _, _ in rows)
+
+
+def test_a_shuffle_of_the_market_moves_the_input_and_the_move_index_together():
+    class Reverse:
+        """The first group (the level 1 market) reversed, every other group as it is."""
+
+        def __init__(self):
+            self.calls = 0
+
+        def permutation(self, n):
+            self.calls += 1
+            return np.arange(n)[::-1] if self.calls == 1 else np.arange(n)
+
+    game = splendor.new_game(players=2, seed=8)
+    game.apply("take white blue green")
+    state = game.to_dict()
+    state["market"][0] = state["market"][0][::-1]
+    mirror = splendor.Game.from_dict(state)
+    xc, mc = netfit.permutation(Reverse())
+    x = np.asarray(enc.encode(game), np.float32)
+    assert np.array_equal(x[xc], np.asarray(enc.encode(mirror), np.float32))
+    for a in game.legal_actions():
+        if a.kind in ("buy", "reserve") and a.card is not None and a.card.level == 1:
+            assert mc[enc.action_index(mirror, a)] == enc.action_index(game, a)
+    assert sorted(xc.tolist()) == list(range(enc.INPUTS)) and sorted(mc.tolist()) == list(range(enc.ACTION_COUNT))
+
+
+def test_a_fit_learns_its_positions_and_writes_a_file_the_expert_plays(selfplay_records, tmp_path):
+    records, _ = selfplay_records
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    data = netdata.build([str(path)])
+    before = netfit.evaluate(netfit.MLP([enc.INPUTS, 16, enc.ACTION_COUNT + 1], np.random.default_rng(1)), data,
+                             np.arange(len(data["x"])))
+    model, figures = netfit.fit(data, epochs=30, batch=16, lr=3e-3, hidden=(16,), holdout=2, log=lambda s: None)
+    after = netfit.evaluate(model, data, np.flatnonzero(data["game"] % 2 != 0))
+    assert after["policy_ce"] < before["policy_ce"]
+    assert set(figures) >= {"top1", "policy_ce", "value_mse_result", "value_sign"}
+    net = read_net(write_net(model.to_net({"held_out": figures})))
+    assert net.meta["held_out"] == figures
+    game = splendor.new_game(players=2, seed=4)
+    action, info = ExpertBot(net=net).decide(game.observation(0), __import__("random").Random(1), {"iterations": 20})
+    assert info["net"] is True and action in game.legal_actions()
+
+
+def test_netfit_and_netplay_commands_write_their_files(tmp_path, capsys):
+    from splendor.__main__ import main
+
+    net_path = tmp_path / "net.json"
+    net_path.write_text(write_net(random_net(seed=2, hidden=(8,))))
+    games = tmp_path / "g.jsonl.gz"
+    assert main(["netplay", "--net", str(net_path), "--games", "2", "--batch", "2", "--sims", "4",
+                 "--out", str(games)]) == 0
+    assert "games per CPU-hour" in capsys.readouterr().out
+    out = tmp_path / "fitted.json"
+    assert main(["netfit", "--data", str(games), "--out", str(out), "--epochs", "2", "--hidden", "8",
+                 "--holdout", "2", "--jobs", "1", "--start", str(net_path)]) == 0
+    fitted = read_net(out.read_text())
+    assert fitted.meta["command"].startswith("python -m splendor netfit")
+    assert fitted.meta["positions"] > 0
