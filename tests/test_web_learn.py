@@ -658,13 +658,3 @@ def test_a_save_without_an_id_gets_a_stable_one():
     a.load()
     b.load()
     assert a.game_id == b.game_id and a.game_id.startswith("s-")
-
-
-@pytest.mark.parametrize("name", ["splendor.web.records.deal_link", "splendor.web.records.player_record",
-                                  "splendor.web.learn.tutorial", "splendor.web.learn.guide"])
-def test_docstring_examples(name):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted and result.failed == 0
