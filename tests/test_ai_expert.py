@@ -50,7 +50,8 @@ def test_the_experts_model_file_is_what_the_expert_plays():
     # the self-play generations, kept for the next one and its measurement, read as the expert's model would; the
     # second carries the search it was trained in (the prior below the root too), which an expert with it follows
     models = os.path.join(os.path.dirname(learned.__file__), "..", "training", "models")
-    for name, search in (("selfplay-gen-001.json", None), ("selfplay-gen-002.json", {"horizon": 3, "below_root": True})):
+    for name, search in (("selfplay-gen-001.json", None),
+                         ("selfplay-gen-002.json", {"horizon": 3, "below_root": True})):
         kept = os.path.join(models, name)
         two = learned.read_model(kept)
         policy = learned.read_policy(kept)
@@ -91,7 +92,8 @@ def test_a_model_round_trips_through_its_file(tmp_path):
     path = tmp_path / "m.json"
     model.save(path)
     again = ValueModel.load(path)
-    assert again.base == pytest.approx(model.base, abs=1e-6) and again.per_stage == pytest.approx(model.per_stage, abs=1e-6)
+    assert again.base == pytest.approx(model.base, abs=1e-6)
+    assert again.per_stage == pytest.approx(model.per_stage, abs=1e-6)
     assert again.to_move == 0.3  # the file keeps six decimals
     assert again.meta == {"seed": 4}
 
@@ -154,8 +156,9 @@ def test_expert_is_the_top_level_and_uses_the_model_at_the_leaves():
 
 
 def test_the_tree_search_walks_down_replies_and_is_reproducible():
-    """The expert searches a tree (the hard bot's search is flat): its walks go past the reply to the seat's next move, every iteration visits one root move, the most visited one is
-    played, and a seed and an iteration budget reproduce the move."""
+    """The expert searches a tree (the hard bot's search is flat): its walks go past the reply to the seat's next
+    move, every iteration visits one root move, the most visited one is played, and a seed and an iteration budget
+    reproduce the move."""
     obs = build().observation(0)
     bot = ExpertBot(tree_width=2)
     runs = [bot.decide(obs, random.Random(5), Budget(iterations=60)) for _ in range(2)]
@@ -329,7 +332,8 @@ def test_the_site_ships_the_weights_beside_the_package_but_not_the_training_comm
     assert "splendor/ai/expert_model.json" not in files and "splendor/ai/learned.py" in files
     assert build_site.WORKER_FILES == ("splendor/ai/expert_model.json",)
     # the linear model the training command fits is not the expert's: the site leaves it out
-    assert "splendor/ai/expert_weights.json" not in files and "splendor/ai/expert_weights.json" in build_site.NOT_IN_BROWSER
+    assert "splendor/ai/expert_weights.json" not in files
+    assert "splendor/ai/expert_weights.json" in build_site.NOT_IN_BROWSER
     root = build_site.ROOT
     training = sorted(p.relative_to(root).as_posix() for p in (root / "splendor" / "training").rglob("*.py"))
     assert "splendor/training/train.py" in training and "splendor/training/arena.py" in training

@@ -73,7 +73,8 @@ def test_every_example_is_run():
 def test_the_check_finds_examples_out_of_reach(tmp_path, monkeypatch):
     """The count that test_every_example_is_run compares: an example in a nested function's docstring is written
     but not found."""
-    source = 'def f():\n    """\n    >>> 1\n    1\n    """\n    def g():\n        """\n        >>> 2\n        2\n        """\n'
+    source = ('def f():\n    """\n    >>> 1\n    1\n    """\n'
+              '    def g():\n        """\n        >>> 2\n        2\n        """\n')
     (tmp_path / "doctest_probe.py").write_text(source)
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("doctest_probe")

@@ -445,7 +445,7 @@ def test_the_export_is_the_record_as_json():
     assert data["exported"] == "2023-11-14T22:13:20Z"
 
 
-# -- the How to play guide -----------------------------------------------------------------------------------------------
+# -- the How to play guide ------------------------------------------------------------------------------------------
 def test_the_guide_covers_the_rules_in_short_pages():
     text = " ".join(" ".join(p["lines"]) + " " + p["title"] for p in guide.PAGES)
     for fact in ("three gems of different colors", "at least 4", "Never gold", "3 reserved cards", "1 gold",

@@ -120,7 +120,8 @@ class EasyBot(Bot):
         if game.phase_ == "action":
             seen = {c for row in game._market for c in row if c is not None and rng.random() < self.attention}
             actions = [a for a in legal
-                       if (a.card is None or a.card in seen or a.kind == "buy" and a.card in game._players[seat]._reserved)
+                       if (a.card is None or a.card in seen
+                           or a.kind == "buy" and a.card in game._players[seat]._reserved)
                        and not (a.kind == "reserve" and rng.random() < self.reserve_care)]
             if not actions:
                 actions = legal

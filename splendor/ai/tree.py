@@ -117,12 +117,13 @@ def _walk(g, node, path, scorer, width, c, moves, priors=None, prior_c=1.0, poli
     favourites, chosen by PUCT with their priors (remembered per position on the edge above, :func:`_offers`).
     ``priors``: the first step's, to choose it by :func:`_choose_root` (PUCT with the constant ``prior_c``, which
     serves the policy's steps below too)."""
+    e = None  # the edge just followed
     while g.phase_ != "over":
         if moves is None:
             finish_turn(g, scorer)
             if g.phase_ == "over":
                 break
-            key = _seen_key(g)  # e: the edge just followed (the first step's moves are always given)
+            key = _seen_key(g)  # e is set: the first step's moves are always given
             got = e.offers.get(key)
             if got is None:
                 got = e.offers[key] = _offers(g, scorer, width, policy)
