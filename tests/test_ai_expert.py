@@ -18,8 +18,8 @@ from splendor.ai.learned import FEATURES, ValueModel, load_model
 from test_ai_states import build
 
 
-def test_the_shipped_weights_file_is_a_model_the_training_command_wrote():
-    path = learned.WEIGHTS_FILE
+def test_the_shipped_model_file_is_a_model_the_training_command_wrote():
+    path = learned.MODEL_FILE
     assert os.path.getsize(path) <= 1_000_000
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
@@ -37,11 +37,10 @@ def test_the_shipped_weights_file_is_a_model_the_training_command_wrote():
 
 
 def test_the_experts_model_file_is_what_the_expert_plays():
-    """MODEL_FILE is what the expert level plays: today the training command's linear model (the self-play
-    generation measured against the outside player was no stronger: docs/BOTS.md); a file of the self-play command
-    (value, larger tables' value, prior) takes its place when one is shown stronger."""
-    with open(learned.MODEL_FILE, encoding="utf-8") as f, open(learned.WEIGHTS_FILE, encoding="utf-8") as g:
-        assert json.load(f) == json.load(g)
+    """MODEL_FILE is what the expert level plays: the training command's linear model, the only model file under
+    splendor/ai (a file of the self-play command, value and prior, takes its place when one is shown stronger)."""
+    folder = os.path.dirname(learned.MODEL_FILE)
+    assert sorted(n for n in os.listdir(folder) if n.endswith(".json")) == [os.path.basename(learned.MODEL_FILE)]
     value, policy = learned.load_expert()
     assert learned.load_expert() == (value, policy)  # read once
     assert policy is None and value.to_dict()["base"] == load_model().to_dict()["base"]
@@ -331,9 +330,6 @@ def test_the_site_ships_the_weights_beside_the_package_but_not_the_training_comm
     # the worker fetches the expert's model by address when it first needs it: not in the zip the page loads
     assert "splendor/ai/expert_model.json" not in files and "splendor/ai/learned.py" in files
     assert build_site.WORKER_FILES == ("splendor/ai/expert_model.json",)
-    # the linear model the training command fits is not the expert's: the site leaves it out
-    assert "splendor/ai/expert_weights.json" not in files
-    assert "splendor/ai/expert_weights.json" in build_site.NOT_IN_BROWSER
     root = build_site.ROOT
     training = sorted(p.relative_to(root).as_posix() for p in (root / "splendor" / "training").rglob("*.py"))
     assert "splendor/training/train.py" in training and "splendor/training/arena.py" in training

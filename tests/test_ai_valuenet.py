@@ -281,7 +281,7 @@ def test_a_fit_is_compared_with_the_model_in_play_on_the_same_held_out_positions
     mine, shipped = read_model(out), load_model()
     assert float(m.group(1)) == pytest.approx(loss(mine), abs=1e-4)
     assert float(m.group(2)) == pytest.approx(loss(shipped), abs=1e-4)
-    assert mine.meta["reference"] == {"file": "expert_weights.json", "held_out_log_loss": round(loss(shipped), 5)}
+    assert mine.meta["reference"] == {"file": "expert_model.json", "held_out_log_loss": round(loss(shipped), 5)}
     # with --model, that model is the reference (here the fit just written: the same figure twice)
     again = tmp_path / "again.json"
     assert train.main(["--out", str(again), "--positions", str(saved), "--holdout", "3", "--model", str(out)]) == 0

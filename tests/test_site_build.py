@@ -89,14 +89,13 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
                 assert hash_based_unchecked(archive.read(pyc)), pyc
         # nothing else: not the command line, not the two scripts PyScript fetches by address
         assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
-        for absent in ("splendor/__main__.py", "splendor/web/main.py", "splendor/ai/expert_weights.json",
-                       "splendor/ai/expert_model.json"):
+        for absent in ("splendor/__main__.py", "splendor/web/main.py", "splendor/ai/expert_model.json"):
             assert absent not in names
         # the expert's model is a plain file of the site, fetched by the worker, and precached for offline play
         assert (out / "splendor/ai/expert_model.json").read_bytes() == (ROOT / "splendor/ai/expert_model.json"
                                                                         ).read_bytes()
         assert "./splendor/ai/expert_model.json" in manifest["urls"]
-        assert not (out / "splendor/ai/expert_weights.json").exists()
+        assert [p.name for p in (out / "splendor/ai").glob("*.json")] == ["expert_model.json"]
         # the training package, whole: not one of its modules, whatever files it holds
         assert (ROOT / "splendor" / "training" / "train.py").exists()
         assert not [n for n in names if n.startswith("splendor/training/")]

@@ -1,7 +1,7 @@
 """The expert bot: a determinized tree search (:mod:`splendor.ai.tree`) over the hard bot's candidate moves, judging
 the positions its walks and short playouts reach with the learned value model (:mod:`splendor.ai.learned`).
 
-The model's weights are read from ``expert_weights.json`` when the first expert bot is made (not when the package
+The model's weights are read from ``expert_model.json`` when the first expert bot is made (not when the package
 is imported), so the page and the other levels never pay for them.
 """
 

@@ -9,9 +9,9 @@ over 15), and the chance that seat ``s`` wins against the best other seat is the
 ``standing[s] - max(other standings) + to_move x (1 if s is to move else -1)``.
 
 Inference is pure Python, standard library only (it runs in the page's worker on Pyodide): one pricing of the visible
-cards per seat, then sums over a dozen numbers. The weights live in ``expert_weights.json`` beside this module (a
-few kilobytes, shipped in the site's package zip) and are read only when an expert bot is first made
-(:func:`load_model`), not when the package is imported.
+cards per seat, then sums over a dozen numbers. The weights live in ``expert_model.json`` beside this module (a
+few kilobytes, a plain file of the site that the bot worker fetches) and are read only when an expert bot is first
+made (:func:`load_expert`), not when the package is imported.
 """
 
 import json
@@ -22,9 +22,8 @@ from .features import FEATURES, READ_WEIGHTS, check_header, game_features, sigmo
 from .heuristic import Weights, result_share
 
 FORMAT = "splendor-value-model"
-WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_weights.json")
-#: The expert level's model: an expert-model file (value, larger tables' value, prior) of the self-play command. The
-#: linear model of WEIGHTS_FILE is what ``python -m splendor train`` fits and compares with; the expert plays this.
+#: The expert level's model, and the reference that ``python -m splendor train`` compares a new fit with: the linear
+#: model that command fitted (an expert-model file of the self-play command, value and prior, would take its place).
 MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_model.json")
 
 
@@ -252,10 +251,10 @@ def read_model(path):
 
 
 def load_model(path=None):
-    """The model in ``path`` (default: the shipped ``expert_weights.json``, read once and kept)."""
+    """The model in ``path`` (default: the shipped ``expert_model.json``, read once and kept)."""
     global _SHIPPED
     if path is not None:
         return read_model(path)
     if _SHIPPED is None:
-        _SHIPPED = read_model(WEIGHTS_FILE)
+        _SHIPPED = read_model(MODEL_FILE)
     return _SHIPPED

@@ -43,7 +43,7 @@ _MODELS = {}
 
 
 def _model(path):
-    """(value model, policy) of the generation file ``path`` (None: the linear model of expert_weights.json, no
+    """(value model, policy) of the generation file ``path`` (None: the linear model of expert_model.json, no
     policy); kept per process."""
     if path not in _MODELS:
         if path is None:
@@ -276,7 +276,7 @@ def main(argv=None, out=print):
                         help="the share of the search's value in the value net's targets, the game's result the "
                              "rest (default 0: the results alone)")
     parser.add_argument("--start", default=None,
-                        help="generation 0's model file (default: the linear model, expert_weights.json)")
+                        help="generation 0's model file (default: the linear model, expert_model.json)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.value_mix <= 1.0:
         parser.error(f"--value-mix {args.value_mix} must be between 0 and 1")
