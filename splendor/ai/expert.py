@@ -48,7 +48,7 @@ class ExpertBot(HardBot):
         self.tree_prior = tree_prior
 
     def _decide(self, game, seat, rng, budget, legal):
-        if game.phase_ == "action":
+        if game.phase == "action":
             return self._tree_decide(game, seat, rng, budget, legal)
         return super()._decide(game, seat, rng, budget, legal)
 
@@ -62,7 +62,7 @@ class ExpertBot(HardBot):
             cands.append(win)
         priors = inner = None
         settings = DEFAULT_SEARCH
-        if self.policy is not None and len(game._players) == self.policy.players:
+        if self.policy is not None and len(game.player_list) == self.policy.players:
             settings = self.policy.search or DEFAULT_SEARCH
             rated = self.policy.priors(game, seat, scored)
             chosen = set(cands)
@@ -109,11 +109,11 @@ def _win_now(game, seat, scored, scorer):
     cards bought), so what the deal made of the unseen cards does not matter. Among several, the scorer's favourite."""
     best = None
     for s, a in scored:
-        if a.kind != "buy" or game._players[seat].points + a.card.points < 10:
+        if a.kind != "buy" or game.player_list[seat].points + a.card.points < 10:
             continue  # only a purchase can bring a seat to 15 (a noble comes with a purchase)
         g = game.copy()
         g.apply_unchecked(a)
         finish_turn(g, scorer)
-        if g.phase_ == "over" and list(g.winners) == [seat] and (best is None or s > best[0]):
+        if g.phase == "over" and list(g.winners) == [seat] and (best is None or s > best[0]):
             best = (s, a)
     return None if best is None else best[1]

@@ -46,7 +46,7 @@ class ValueModel:
     def standings(self, game):
         """Every seat's standing (a logit; differences between seats are what count), by the table's model when
         there is one for this many players."""
-        t = self.tables.get(len(game._players))
+        t = self.tables.get(len(game.player_list))
         return self.standings_of(*game_features(game, self.read), t)
 
     def standings_of(self, stage, feats, table=None):
@@ -62,8 +62,8 @@ class ValueModel:
 
     def win_chances(self, game):
         """Every seat's :meth:`win_chance`, the standings read once (the tree search judges every seat at a leaf)."""
-        n = len(game._players)
-        if game.phase_ == "over":
+        n = len(game.player_list)
+        if game.phase == "over":
             return [result_share(game, s) for s in range(n)]
         if n in self.tables:
             return self._table_shares(game)
@@ -83,7 +83,7 @@ class ValueModel:
         """Every seat's chance to win by the table's model: the softmax over the seats of standing + the worth of
         its place in the turn order (``order``: 0 the seat to move, 1 the next...) + the worth of its place from
         the seat that started (``seat``)."""
-        n = len(game._players)
+        n = len(game.player_list)
         t = self.tables[n]
         st = self.standings(game)
         cur, start, order, place = game.current, game.start, t.order, t.seat
@@ -189,7 +189,7 @@ class ByTable:
 
     def of(self, game):
         """The model that judges ``game``."""
-        return self.two if len(game._players) == 2 else self.others
+        return self.two if len(game.player_list) == 2 else self.others
 
     def win_chance(self, game, seat):
         return self.of(game).win_chance(game, seat)
@@ -197,7 +197,7 @@ class ByTable:
     def win_chances(self, game):
         m = self.of(game)
         every = getattr(m, "win_chances", None)
-        return every(game) if every else [m.win_chance(game, s) for s in range(len(game._players))]
+        return every(game) if every else [m.win_chance(game, s) for s in range(len(game.player_list))]
 
 
 def _either(data):
