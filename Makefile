@@ -104,4 +104,4 @@ apt-install:
 	apt-get install -y -q $(PKGS) </dev/null
 
 clean:
-	rm -rf site test-results .pytest_cache
+	rm -rf site test-results .pytest_cache .ruff_cache
