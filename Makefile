@@ -6,6 +6,7 @@
 #   make test    venv + npm packages + chromium, build, then the whole pytest suite (JOBS=2 processes)
 #   make site    build site/ only
 #   make bench   engine benchmarks (python -m splendor bench)
+#   make lint    the linter alone (ruff, rules in ruff.toml; make check runs it too, as tests/test_lint.py)
 
 PYTHON ?= python3
 PORT ?= 8000
@@ -26,10 +27,10 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export npm_config_audit := false
 export npm_config_fund := false
 
-.PHONY: serve check test site bench browser apt-install clean help
+.PHONY: serve check test site bench lint browser apt-install clean help
 
 help:
-	@sed -n '4,9p' Makefile
+	@sed -n '4,10p' Makefile
 
 serve: $(NODE_STAMP)
 	$(PYTHON) tools/serve.py --port $(PORT)
@@ -57,6 +58,9 @@ test: $(VENV_STAMP) $(NODE_STAMP) browser
 
 bench:
 	$(PYTHON) -m splendor bench
+
+lint: $(VENV_STAMP)
+	$(VENV_PY) -m ruff check
 
 # --- setup steps ---------------------------------------------------------------------------
 
@@ -100,4 +104,4 @@ apt-install:
 	apt-get install -y -q $(PKGS) </dev/null
 
 clean:
-	rm -rf site test-results .pytest_cache
+	rm -rf site test-results .pytest_cache .ruff_cache

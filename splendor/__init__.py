@@ -9,6 +9,6 @@ The public API is the engine's: see ``splendor.engine``.
 """
 
 from .engine import *  # noqa: F401,F403
-from .engine import __all__
+from .engine import __all__  # noqa: F401 (the package exports the engine's names)
 
 __version__ = "0.1.0"

@@ -7,8 +7,8 @@ the cost of the operations a search leans on, in microseconds: ``copy()``, an ``
 and ``legal_actions()`` alone, measured on positions taken from those games.
 
 Times are wall-clock; the playouts' CPU time is printed too (``cpu a/s``): on a shared machine other programs slow
-the wall clock, and the share of CPU the bench got says how much. Figures, not a test. Target: at least 50,000 actions per second for 2 players under
-CPython 3.11.
+the wall clock, and the share of CPU the bench got says how much. Figures, not a test. Target: at least 50,000
+actions per second for 2 players under CPython 3.11.
 """
 
 import argparse
@@ -125,7 +125,8 @@ def run(players_list, games, seed, out=print):
             "legal_us": per_call_us(samples, _legal),
         }
         results[players] = row
-        out(f"{players:>7} {row['actions_per_s']:>10,.0f} {row['actions_per_cpu_s']:>9,.0f} {row['games_per_s']:>8,.1f} {row['actions_per_game']:>12.1f} "
+        out(f"{players:>7} {row['actions_per_s']:>10,.0f} {row['actions_per_cpu_s']:>9,.0f} "
+            f"{row['games_per_s']:>8,.1f} {row['actions_per_game']:>12.1f} "
             f"{row['rounds_per_game']:>11.1f} {row['checked_actions_per_s']:>11,.0f} {row['ratio']:>5.2f}x "
             f"{row['copy_us']:>8.1f} {row['apply_undo_us']:>13.2f} {row['legal_us']:>8.2f}")
     out("actions/s and games/s: random playouts with legal_actions() + apply_unchecked(); checked a/s: the same games "

@@ -35,7 +35,8 @@ def show(game, seat):
         who = "you" if i == seat else f"bot {i}"
         reserved = [c.code if (i == seat or not h) else f"L{c.level}?" for c, h in zip(p.reserved, p.reserved_hidden)]
         lines.append(f"{'>' if game.current_player == i else ' '} {who}: {p.points} pts, tokens {_counts(p.tokens)}, "
-                     f"bonuses {_counts(p.bonuses, COLORS)}, reserved {reserved or '-'}, nobles {[n.code for n in p.nobles] or '-'}")
+                     f"bonuses {_counts(p.bonuses, COLORS)}, reserved {reserved or '-'}, "
+                     f"nobles {[n.code for n in p.nobles] or '-'}")
     return "\n".join(lines)
 
 
@@ -80,6 +81,7 @@ def main(argv=None, input_fn=input, print_fn=print):
         except (IllegalActionError, ValueError) as exc:
             print_fn(f"not played: {exc}")
     print_fn(show(game, 0))
-    print_fn(f"Game over. Scores {game.scores}; winner(s): {', '.join('you' if w == 0 else f'bot {w}' for w in game.winners)}"
+    winners = ", ".join("you" if w == 0 else f"bot {w}" for w in game.winners)
+    print_fn(f"Game over. Scores {game.scores}; winner(s): {winners}"
              + (f" (decided by {game.tie_break})" if game.tie_break != "score" else ""))
     return 0

@@ -4,8 +4,8 @@ Plays many games across 2, 3 and 4 players and every combination of the variants
 (``splendor.engine.invariants.check_invariants``, the same check the playout tests use) after every action. Most
 games pick uniformly random legal actions, some through the checked ``apply()`` and some paying a buy with gold
 instead of colored tokens; a share of the games are played by the bots (``splendor.ai``: random, easy, medium and,
-with a small iteration budget, hard and expert), each bot seeing only its seat's observation. On samples it also checks that
-``undo`` restores the state exactly; at the end of every game that ``replay(record())`` and
+with a small iteration budget, hard and expert), each bot seeing only its seat's observation. On samples it also
+checks that ``undo`` restores the state exactly; at the end of every game that ``replay(record())`` and
 ``Game.from_dict(to_dict())`` give the same game.
 
 Prints the count of games, actions and failures (with the first failures in words) and exits non-zero on any

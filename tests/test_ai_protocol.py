@@ -108,7 +108,6 @@ def test_bad_requests_get_an_error_and_the_turn_id_back():
 
 
 def _finished():
-    from splendor.training.arena import play_game
 
     game = splendor.new_game(players=2, seed=3)
     bots = [get_bot("medium"), get_bot("medium")]

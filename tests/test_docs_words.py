@@ -116,3 +116,33 @@ def test_the_patterns_catch_what_they_are_for(text):
 ])
 def test_the_patterns_leave_game_words_alone(text):
     assert not hits({"x": text}, BAD), hits({"x": text}, BAD)
+
+
+#: The reference pages describe what is; what was tried, with its dates and commits, is on one history page.
+HISTORY_PAGE = "docs/HISTORY.md"
+DATED = [
+    ("a date", re.compile(r"\b20\d\d-[01]\d-[0-3]\d\b")),
+    ("a commit id", re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")),
+]
+
+
+def test_the_reference_docs_carry_no_dates_or_commits_and_link_the_history_page():
+    reference = {k: v for k, v in FILES.items()
+                 if k == "README.md" or (k.startswith("docs/") and k.endswith(".md") and k != HISTORY_PAGE)}
+    assert {"docs/BOTS.md", "docs/DEVELOPING.md"} <= set(reference) and HISTORY_PAGE in FILES
+    found = hits(reference, DATED)
+    assert not found, "\n".join(f"{where}: {what}: {words!r}" for where, what, words in found)
+    for name in ("docs/BOTS.md", "docs/DEVELOPING.md"):
+        assert "](HISTORY.md" in FILES[name], name
+
+
+@pytest.mark.parametrize("text", ["measured on 2026-12-02", "(commit 501ab21)", "e8d6996 the same day",
+                                  "for commit 24f3e0e0c1"])
+def test_the_dated_patterns_catch_dates_and_commits(text):
+    assert hits({"x": text}, DATED), text
+
+
+@pytest.mark.parametrize("text", ["buy 2G2:4w2u1k", "the card 1K0:1w1u1g1r", "#gem-white", "0.5835", "135,552",
+                                  "splendor.save.v1", "2,100 games"])
+def test_the_dated_patterns_leave_cards_and_figures_alone(text):
+    assert not hits({"x": text}, DATED), hits({"x": text}, DATED)

@@ -121,3 +121,21 @@ def test_what_the_page_runs_never_imports_training_or_numpy():
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
             assert not [n for n in names if n.split(".")[0] == "numpy"], f"{m} imports numpy (line {node.lineno})"
+
+
+def test_the_search_tests_leave_training_to_its_own_files():
+    """The training commands (train, train_tables, selfplay and their common part) are tested in
+    tests/test_training_*.py; the bots' tests (tests/test_ai_*.py) may play games through the arena, nothing more."""
+    training = {"splendor.training.train", "splendor.training.train_tables", "splendor.training.selfplay",
+                "splendor.training.common"}
+    found = []
+    for path in sorted((ROOT / "tests").glob("test_ai_*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            found += [f"{path.name}:{node.lineno} {n}" for n in names if n in training]
+    assert found == []
+    assert len(list((ROOT / "tests").glob("test_training_*.py"))) >= 4

@@ -89,15 +89,15 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
                 assert hash_based_unchecked(archive.read(pyc)), pyc
         # nothing else: not the command line, not the two scripts PyScript fetches by address
         assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
-        for absent in ("splendor/__main__.py", "splendor/web/main.py", "splendor/ai/expert_weights.json",
-                       "splendor/ai/expert_model.json", "splendor/ai/expert_net.json", "splendor/ai/kernel.wat"):
+        for absent in ("splendor/__main__.py", "splendor/web/main.py", "splendor/ai/expert_model.json",
+                       "splendor/ai/expert_net.json", "splendor/ai/kernel.wat"):
             assert absent not in names
         assert "splendor/ai/kernel_wasm.py" in names or "splendor/ai/kernel_wasm.pyc" in names
         # the expert's model and network are plain files of the site, fetched by the worker, precached for offline
         for worker_file in ("splendor/ai/expert_model.json", "splendor/ai/expert_net.json"):
             assert (out / worker_file).read_bytes() == (ROOT / worker_file).read_bytes()
             assert "./" + worker_file in manifest["urls"]
-        assert not (out / "splendor/ai/expert_weights.json").exists()
+        assert sorted(p.name for p in (out / "splendor/ai").glob("*.json")) == ["expert_model.json", "expert_net.json"]
         # the training package, whole: not one of its modules, whatever files it holds
         assert (ROOT / "splendor" / "training" / "train.py").exists()
         assert not [n for n in names if n.startswith("splendor/training/")]

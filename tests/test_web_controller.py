@@ -10,7 +10,7 @@ import splendor
 from splendor.engine import Action, card_from_code
 from splendor.web import view
 from splendor.web.controller import App
-from splendor.web.records.storage import SAVE_KEY, MemoryStorage
+from splendor.web.records.storage import MemoryStorage
 
 
 def started(seed=11, opponents=1, starts="person", variants=(), confirm=True, storage=None):

@@ -1,10 +1,8 @@
 """Keyboard play decisions (splendor/web/table/keyboard.py): moving in the market and supply grids, Tab kept inside a
 dialog, the one tab stop of a grid; and the view's grid markers that the page's key handler reads."""
 
-import doctest
 import re
 
-from splendor.web.table import keyboard
 from splendor.web import view
 from splendor.web.controller import App
 from splendor.web.table.keyboard import grid_target, trap_target
@@ -14,10 +12,6 @@ from splendor.web.records.storage import MemoryStorage
 MARKET = [["d3", "m30", "m31", "m32", "m33"],
           ["d2", "m20", None, "m22", "m23"],
           ["d1", "m10", "m11", "m12", "m13"]]
-
-
-def test_doctests():
-    assert doctest.testmod(keyboard).failed == 0
 
 
 def test_arrows_move_one_place_and_stop_at_the_edges():

@@ -445,7 +445,7 @@ def test_the_export_is_the_record_as_json():
     assert data["exported"] == "2023-11-14T22:13:20Z"
 
 
-# -- the How to play guide -----------------------------------------------------------------------------------------------
+# -- the How to play guide ------------------------------------------------------------------------------------------
 def test_the_guide_covers_the_rules_in_short_pages():
     text = " ".join(" ".join(p["lines"]) + " " + p["title"] for p in guide.PAGES)
     for fact in ("three gems of different colors", "at least 4", "Never gold", "3 reserved cards", "1 gold",
@@ -658,13 +658,3 @@ def test_a_save_without_an_id_gets_a_stable_one():
     a.load()
     b.load()
     assert a.game_id == b.game_id and a.game_id.startswith("s-")
-
-
-@pytest.mark.parametrize("name", ["splendor.web.records.deal_link", "splendor.web.records.player_record",
-                                  "splendor.web.learn.tutorial", "splendor.web.learn.guide"])
-def test_docstring_examples(name):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted and result.failed == 0

@@ -210,7 +210,7 @@ def test_open_reservations_may_skip_the_hand_over():
     assert app.handover == 0
 
 
-# -- undo ---------------------------------------------------------------------------------------------------------------
+# -- undo -----------------------------------------------------------------------------------------------------------
 def test_undo_only_the_current_persons_turn_and_never_after_a_hand_over():
     app = three()
     app.act("pass-ok")
@@ -256,7 +256,7 @@ def test_undo_takes_back_the_bot_moves_since_the_persons_turn():
     assert len(app.game.history) == 0 and app.person == 0 and app.my_turn
 
 
-# -- hints --------------------------------------------------------------------------------------------------------------
+# -- hints ----------------------------------------------------------------------------------------------------------
 def test_hint_helps_the_person_whose_turn_it_is():
     app = three()
     app.act("pass-ok")
@@ -269,7 +269,7 @@ def test_hint_helps_the_person_whose_turn_it_is():
     assert req["observation"] == app.game.observation(1)
 
 
-# -- saves ---------------------------------------------------------------------------------------------------------------
+# -- saves ----------------------------------------------------------------------------------------------------------
 def test_reload_in_the_middle_of_a_hand_over_shows_the_hand_over():
     storage = MemoryStorage()
     app = three(storage)
@@ -357,7 +357,7 @@ def test_deal_links_with_people():
     assert "do not fill 2 seats" in bad.ignored[-1]
 
 
-# -- the end, the record --------------------------------------------------------------------------------------------------
+# -- the end, the record -------------------------------------------------------------------------------------------
 def test_whole_game_end_screen_and_a_record_for_each_person():
     storage = MemoryStorage()
     app = three(storage, seed=3)

@@ -1,4 +1,5 @@
-"""CPU time per search iteration of the hard and expert bots on the same positions (up to 3 per seed of 4 medium games; 100 iterations each, twice).
+"""CPU time per search iteration of the hard and expert bots on the same positions (up to 3 per seed of 4 medium
+games; 100 iterations each, twice).
 
     .venv/bin/python tools/bench_iteration_cost.py
 """

@@ -254,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     a1 = [r["visit1_ready_ms"] for r in pubs]
     b1 = [r["visit1_ready_ms"] for r in bares]
     print(f"| first visit (cold) | {fmt_ms(g1)} | {fmt_ms(a1)} | {fmt_ms(b1)} | "
-          f"{statistics.median(g1) / statistics.median(a1):.2f}x | {statistics.median(g1) / statistics.median(b1):.2f}x |")
+          f"{statistics.median(g1) / statistics.median(a1):.2f}x | "
+          f"{statistics.median(g1) / statistics.median(b1):.2f}x |")
     for visit in (2, 3):
         g = [r[f"visit{visit}_board_ms"] for r in games]
         a = [r[f"visit{visit}_ready_ms"] for r in pubs]

@@ -105,7 +105,8 @@ TAKE_AND_WAIT_JS = """async () => {
   await new Promise((resolve) => {
     // (Until the page is redrawn into the move, it still shows the person's turn: main.py answer_first.)
     const check = () => !document.body.dataset.answering
-        && (status().startsWith('Your turn') || status().startsWith('Game over')) ? resolve() : requestAnimationFrame(check);
+        && (status().startsWith('Your turn') || status().startsWith('Game over'))
+        ? resolve() : requestAnimationFrame(check);
     requestAnimationFrame(check);
   });
   return (performance.now() - t0) / 1000;
@@ -130,7 +131,8 @@ FRAMES_JS = """() => {
   // start flying) until no piece is in flight: the frames a player watches the move in. Any redraw meanwhile (a
   // bot's "thinking", a bot's reply) counts. The frame that answers the tap itself is the tap's paint above.
   window.__frames = [];
-  const flying = () => document.getAnimations().some((a) => String(a.id).startsWith('fly-') && a.playState !== 'finished');
+  const flying = () => document.getAnimations()
+    .some((a) => String(a.id).startsWith('fly-') && a.playState !== 'finished');
   new PerformanceObserver((list, observer) => {
     if (!list.getEntriesByName('splendor-move').length) return;
     observer.disconnect();
@@ -149,7 +151,8 @@ EVENTS_JS = """() => {
   window.__taps = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.name === 'click' || e.name === 'pointerup' || e.name === 'pointerdown')
-      window.__taps.push([e.name, e.duration, e.target && e.target.closest ? (e.target.closest('[id]') || {}).id || '' : '']);
+      window.__taps.push([e.name, e.duration,
+                          e.target && e.target.closest ? (e.target.closest('[id]') || {}).id || '' : '']);
   }).observe({ type: 'event', durationThreshold: 16, buffered: false });
 }"""
 
@@ -193,7 +196,8 @@ def taps_and_frames(browser, url, init, rate, moves):
                                    timeout=READY_MS)
             open_piles = page.evaluate("""() => ['white', 'blue', 'green', 'red', 'black'].filter(c => {
                 const b = document.getElementById('pile-' + c);
-                return b && b.getAttribute('aria-disabled') !== 'true' && !/: 0 left/.test(b.getAttribute('aria-label')); })""")
+                return b && b.getAttribute('aria-disabled') !== 'true'
+                  && !/: 0 left/.test(b.getAttribute('aria-label')); })""")
             held = int(page.locator("#seat-0 .holdings .count").first.text_content().split("/")[0])
             if len(open_piles) < 3 or held > 7:
                 taps += timed()
@@ -291,16 +295,19 @@ def main(argv=None):
         taps = [d for d, _ in results["taps"]]
         picks = [d for d, target in results["taps"] if target.startswith("pile-")]
         takes = [d for d, target in results["taps"] if not target.startswith("pile-")]  # Take: gone with its move
-        print(f"CPU slowed {args.throttle:g}x, phone 390x844: tap to next paint median {statistics.median(taps):.0f} ms, "
+        print(f"CPU slowed {args.throttle:g}x, phone 390x844: tap to next paint median "
+              f"{statistics.median(taps):.0f} ms, "
               f"max {max(taps):.0f} ms over {len(taps)} taps (target <= 100 ms; Event Timing, 8 ms steps)")
         for label, part in (("a gem picked", picks), ("Take (the move applied, its animations started)", takes)):
             if part:
-                print(f"       {label}: median {statistics.median(part):.0f} ms, max {max(part):.0f} ms over {len(part)}")
+                print(f"       {label}: median {statistics.median(part):.0f} ms, max {max(part):.0f} ms "
+                      f"over {len(part)}")
     elif args.taps:
         print("tap to next paint: no tap took 16 ms or more (Event Timing reports only those)")
     if results["frames"]:
         frames = results["frames"]
-        print(f"CPU slowed {args.throttle:g}x: longest frame while a move animates: median {statistics.median(frames):.0f} ms, "
+        print(f"CPU slowed {args.throttle:g}x: longest frame while a move animates: median "
+              f"{statistics.median(frames):.0f} ms, "
               f"max {max(frames):.0f} ms over {len(frames)} moves (target: none over 50 ms)")
     return 0
 

@@ -6,22 +6,21 @@
         [--pair LOG]
 
 Plays the arena's deals (``arena.game_seed``, seats rotated the same way) with a hard bot built from ``--hard``
-(HardBot keyword arguments, or ExpertBot's with ``"expert": true``: :func:`hard_bot`) and ``--weights`` (overrides of the hard bot's weights), and prints the mean game length with its standard
-error, then the action mix per game (both seats): buys by level, buys from the reserve, reservations (blind ones too),
-reserved cards never bought, takes, token returns, and the round in which the leader first held 5, 10 and 13 points.
-With ``--vs`` the other seat is that level and the hard bot's win rate is printed too, with its 95% interval, and
-how each bot plays apart: per seat, the tuned bot's actions, nobles and points at the end and the round in which it
-first held 5 and 10 points, then the same for the other seats (is a bot slow to start, or late to finish?);
-``--players 3`` or ``4`` seats the tuned bot with two or three of ``--vs`` on the arena's deals, seated as
-``arena --bots tuned,vs,vs`` seats them (so a run pairs game by game with such an arena log).
-``--seconds S`` gives both seats S seconds a move instead of an iteration count: bots whose iterations cost
-differently compare at an equal time, as in the browser (0.25 s under CPython buys the hard bot about 110
-iterations and the expert about 96 here, about half what 0.8 s buys them in Pyodide; both processes of ``--jobs 2``
-need a core each). ``--first K`` starts at the
-arena's game K + 1 (to split a long run, or finish one); ``--per-game`` prints each game's length in the arena's
-``--progress`` format ("game 12: ... rounds 28"), so two runs, or a run and an arena log, compare game by game;
-``--pair LOG`` does that comparison: over the games found in both, the mean difference in rounds (this run minus
-the log) with its standard error.
+(HardBot keyword arguments, or ExpertBot's with ``"expert": true``: :func:`hard_bot`) and ``--weights`` (overrides
+of the hard bot's weights), and prints the mean game length with its standard error, then the action mix per game
+(both seats): buys by level, buys from the reserve, reservations (blind ones too), reserved cards never bought,
+takes, token returns, and the round in which the leader first held 5, 10 and 13 points. With ``--vs`` the other seat
+is that level and the hard bot's win rate is printed too, with its 95% interval, and how each bot plays apart: per
+seat, the tuned bot's actions, nobles and points at the end and the round in which it first held 5 and 10 points,
+then the same for the other seats (is a bot slow to start, or late to finish?); ``--players 3`` or ``4`` seats the
+tuned bot with two or three of ``--vs`` on the arena's deals, seated as ``arena --bots tuned,vs,vs`` seats them (so
+a run pairs game by game with such an arena log). ``--seconds S`` gives both seats S seconds a move instead of an
+iteration count: bots whose iterations cost differently compare at an equal time, as in the browser (0.25 s under
+CPython buys the hard bot about 110 iterations and the expert about 96 here, about half what 0.8 s buys them in
+Pyodide; both processes of ``--jobs 2`` need a core each). ``--first K`` starts at the arena's game K + 1 (to split
+a long run, or finish one); ``--per-game`` prints each game's length in the arena's ``--progress`` format ("game 12:
+... rounds 28"), so two runs, or a run and an arena log, compare game by game; ``--pair LOG`` does that comparison:
+over the games found in both, the mean difference in rounds (this run minus the log) with its standard error.
 
 The same deals for every setting make two runs a paired comparison: 40 games at 100 iterations take about 2.5
 minutes on 2 cores; confirm a setting with the arena itself (200 games, the default 400 iterations).
@@ -87,10 +86,10 @@ class HandJudge:
 
 def hard_bot(hard, weights):
     """The bot of ``--hard``: HardBot keyword arguments, or with ``"expert": true`` an ExpertBot's, whose ``model``
-    is "learned" (the shipped expert model: value and prior, the default), "learned:PATH" (a model file written by ``python -m
-    splendor train``) or "hand" (the hand-set values as a model, :class:`HandJudge`: the expert's tree searching with
-    the hard bot's judge); ``weights``: overrides of HARD_WEIGHTS (``--weights``). A wrong keyword or weight raises
-    here."""
+    is "learned" (the shipped expert model: value and prior, the default), "learned:PATH" (a model file written by
+    ``python -m splendor train``) or "hand" (the hand-set values as a model, :class:`HandJudge`: the expert's tree
+    searching with the hard bot's judge); ``weights``: overrides of HARD_WEIGHTS (``--weights``). A wrong keyword or
+    weight raises here."""
     kw = dict(hard)
     weights = Weights(**{**HARD_WEIGHTS, **weights})
     if not kw.pop("expert", False):

@@ -54,9 +54,7 @@ PACKAGE = "splendor"
 PACKAGE_SUFFIXES = {".py", ".csv", ".json"}
 # Present in the package but not loaded by the browser interpreters, so not in splendor.zip:
 # the command line and its commands (terminal play, benchmarks, soak).
-NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py",
-                  "splendor/ai/expert_weights.json"}  # the linear model the training command fits: the expert plays
-                                                      # expert_model.json (WORKER_FILES)
+NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py"}
 # Whole packages left out: training and measuring the bots (the fits, the arena) never run in the page.
 NOT_IN_BROWSER_DIRS = ("splendor/tests/", "splendor/training/")
 SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
@@ -64,8 +62,8 @@ SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}
 # files in the site. Everything else the browser imports comes from the zip.
 SCRIPT_FILES = ("splendor/web/main.py", "splendor/web/worker.py")
 # Plain files that only the bot worker fetches, by address, when it first needs them: the expert's model (its
-# value and policy) and its network (docs/NETWORK.md). Out of the zip, so the page's first paint never downloads them; precached like every site file,
-# so the expert plays offline.
+# value and policy) and its network (docs/NETWORK.md). Out of the zip, so the page's first paint never downloads
+# them; precached like every site file, so the expert plays offline.
 WORKER_FILES = ("splendor/ai/expert_model.json", "splendor/ai/expert_net.json")
 PACKAGE_ZIP = "splendor.zip"
 PYSCRIPT_FILES = {"./" + PACKAGE_ZIP: "./*"}  # pyscript.toml [files]: unpack the zip into the working folder

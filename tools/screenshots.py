@@ -66,8 +66,8 @@ def main(argv=None):
                 shot("2-mid-game")
                 if args.docs and tag in ("desk", "phone"):  # the README's pictures (JPEG keeps them small)
                     settled()
-                    page.screenshot(path=str(ROOT / "docs" / f"screenshot-{'desktop' if tag == 'desk' else 'phone'}.jpg"),
-                                    type="jpeg", quality=80)
+                    name = f"screenshot-{'desktop' if tag == 'desk' else 'phone'}.jpg"
+                    page.screenshot(path=str(ROOT / "docs" / name), type="jpeg", quality=80)
                 shot("2-mid-game-full", full=True)
                 market = page.get_by_role("region", name="Market")
                 market.get_by_role("button", name=gd.re.compile(r"^Level 2 card")).first.click()

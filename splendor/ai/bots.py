@@ -117,10 +117,11 @@ class EasyBot(Bot):
     def _decide(self, game, seat, rng, budget, legal):
         weights = self.w_blind if rng.random() < self.noble_blind else self.w_see
         scorer = Scorer(weights)
-        if game.phase_ == "action":
-            seen = {c for row in game._market for c in row if c is not None and rng.random() < self.attention}
+        if game.phase == "action":
+            seen = {c for row in game.market_rows for c in row if c is not None and rng.random() < self.attention}
             actions = [a for a in legal
-                       if (a.card is None or a.card in seen or a.kind == "buy" and a.card in game._players[seat]._reserved)
+                       if (a.card is None or a.card in seen
+                           or a.kind == "buy" and a.card in game.player_list[seat].reserved_list)
                        and not (a.kind == "reserve" and rng.random() < self.reserve_care)]
             if not actions:
                 actions = legal

@@ -24,7 +24,8 @@ class Budget:
         if seconds is None and iterations is None:
             raise ValueError("a budget needs seconds or iterations")
         if seconds is not None:
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= self.MAX_SECONDS:
+            if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                    or not 0 < seconds <= self.MAX_SECONDS):
                 raise ValueError(f"budget seconds must be a number above 0 and at most {self.MAX_SECONDS:g}, "
                                  f"not {seconds!r}")
             seconds = float(seconds)

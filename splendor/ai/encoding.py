@@ -89,10 +89,10 @@ def action_index(game, action):
     if kind == "reserve" and card is None:
         return RESERVE_DECK + action.level - 1
     lv = card.level - 1
-    row = game._market[lv]
+    row = game.market_rows[lv]
     if card in row:
         return (BUY_MARKET if kind == "buy" else RESERVE_MARKET) + 4 * lv + row.index(card)
-    return BUY_RESERVED + game._players[game.current]._reserved.index(card)
+    return BUY_RESERVED + game.player_list[game.current].reserved_list.index(card)
 
 
 def legal_indexed(game):
@@ -102,11 +102,11 @@ def legal_indexed(game):
     index = []
     seen = set()
     slot = {}
-    for lv, row in enumerate(game._market):
+    for lv, row in enumerate(game.market_rows):
         for s, c in enumerate(row):
             if c is not None:
                 slot[c.id] = 4 * lv + s
-    reserved = game._players[game.current]._reserved
+    reserved = game.player_list[game.current].reserved_list
     for a in game.legal_actions():
         kind = a.kind
         if kind == "take":
@@ -173,20 +173,20 @@ def encode(game):
     opponent's blind reservation gives only its level; the decks only their sizes)."""
     me = game.current
     n = game.n
-    players = game._players
+    players = game.player_list
     p = players[me]
     o = players[(me + 1) % n]
-    s = game._supply
-    ds = [len(d) for d in game._decks]
+    s = game.supply_list
+    ds = game.deck_sizes
     x = [s[0] / 4, s[1] / 4, s[2] / 4, s[3] / 4, s[4] / 4, s[5] / 5, ds[0] / 40, ds[1] / 30, ds[2] / 20,
          1.0 if game.final else 0.0, 1.0 if me == (game.start - 1) % n else 0.0, game.turns / (30.0 * n)]
     for q in (p, o):
         t, b = q.tok, q.bon
         x += (t[0] / 4, t[1] / 4, t[2] / 4, t[3] / 4, t[4] / 4, t[5] / 5, b[0] / 5, b[1] / 5, b[2] / 5, b[3] / 5,
-              b[4] / 5, q.points / WINNING_POINTS, sum(t) / 10, len(q._reserved) / 3, len(q._nobles) / 3)
+              b[4] / 5, q.points / WINNING_POINTS, sum(t) / 10, len(q.reserved_list) / 3, len(q.nobles) / 3)
     pt, pb, og, ot, ob = p.tok, p.bon, o.tok[5], o.tok, o.bon
     pg = pt[5]
-    for row in game._market:
+    for row in game.market_rows:
         for c in row:
             if c is None:
                 x += _EMPTY_SLOT
@@ -204,9 +204,9 @@ def encode(game):
                 if d > 0:
                     theirs += d
             x += (mine / 10, 1.0 if mine <= pg else 0.0, theirs / 10, 1.0 if theirs <= og else 0.0, after / 10)
-    show = game._open
+    show = game.open_reservations
     for k, q in ((0, p), (1, o)):
-        res = q._reserved
+        res = q.reserved_list
         hid = q.hidden
         t, b, g = q.tok, q.bon, q.tok[5]
         for j in range(RESERVE_LIMIT):
@@ -223,7 +223,7 @@ def encode(game):
             x += (1.0, 1.0)
             x += _STATIC[c.id]
             x += (m / 10, 1.0 if m <= g else 0.0)
-    nobles = game._nobles
+    nobles = game.noble_list
     for j in range(3):
         if j >= len(nobles):
             x += _EMPTY_SLOT[:NOBLE]

@@ -56,8 +56,8 @@ class ExpertBot(HardBot):
         self.tree_horizon = tree_horizon
         self.tree_prior = tree_prior
         # net: "shipped" (the network file beside this module, when there is a usable one; the default unless a
-        # model or policy is handed in), None (the tree search only), a Net, or an evaluator (an object with ``evaluate(game)``, see splendor.ai.netrun); search: the
-        # PUCT search's SearchParams
+        # model or policy is handed in), None (the tree search only), a Net, or an evaluator (an object with
+        # ``evaluate(game)``, see splendor.ai.netrun); search: the PUCT search's SearchParams
         self.net_problem = None
         self.evaluator = None
         if net == "shipped":
@@ -67,7 +67,7 @@ class ExpertBot(HardBot):
         self.search_params = search or _puct.SearchParams()
 
     def _decide(self, game, seat, rng, budget, legal):
-        if game.phase_ == "action":
+        if game.phase == "action":
             if self.evaluator is not None and game.n == NET_PLAYERS:
                 return self._net_decide(game, seat, rng, budget, legal)
             return self._tree_decide(game, seat, rng, budget, legal)
@@ -114,7 +114,7 @@ class ExpertBot(HardBot):
             cands.append(win)
         priors = inner = None
         settings = DEFAULT_SEARCH
-        if self.policy is not None and len(game._players) == self.policy.players:
+        if self.policy is not None and len(game.player_list) == self.policy.players:
             settings = self.policy.search or DEFAULT_SEARCH
             rated = self.policy.priors(game, seat, scored)
             chosen = set(cands)
@@ -205,11 +205,11 @@ def _win_now(game, seat, scored, scorer):
     cards bought), so what the deal made of the unseen cards does not matter. Among several, the scorer's favourite."""
     best = None
     for s, a in scored:
-        if a.kind != "buy" or game._players[seat].points + a.card.points < 10:
+        if a.kind != "buy" or game.player_list[seat].points + a.card.points < 10:
             continue  # only a purchase can bring a seat to 15 (a noble comes with a purchase)
         g = game.copy()
         g.apply_unchecked(a)
         finish_turn(g, scorer)
-        if g.phase_ == "over" and list(g.winners) == [seat] and (best is None or s > best[0]):
+        if g.phase == "over" and list(g.winners) == [seat] and (best is None or s > best[0]):
             best = (s, a)
     return None if best is None else best[1]

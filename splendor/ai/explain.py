@@ -51,8 +51,8 @@ def card_words(card, visible=()):
 
 
 def _visible_cards(game, seat):
-    cards = [c for row in game._market for c in row if c is not None]
-    cards.extend(game._players[seat]._reserved)
+    cards = [c for row in game.market_rows for c in row if c is not None]
+    cards.extend(game.player_list[seat].reserved_list)
     return cards
 
 
@@ -67,9 +67,9 @@ def _shortfall(card, tok, bon):
 
 def _best_noble_progress(game, seat, color_i):
     """(noble, have, need) for the noble that a bonus of ``color_i`` brings ``seat`` nearest to, or None."""
-    bon = game._players[seat].bon
+    bon = game.player_list[seat].bon
     best = None
-    for nb in game._nobles:
+    for nb in game.noble_list:
         req = nb.req_t[color_i]
         if req and bon[color_i] < req:
             missing = sum(max(0, n - bon[i]) for i, n in nb.needs)
@@ -80,7 +80,7 @@ def _best_noble_progress(game, seat, color_i):
 
 def _opponent_threat(game, seat, card):
     """True when an opponent could buy ``card`` now or after one more take."""
-    for o, p in enumerate(game._players):
+    for o, p in enumerate(game.player_list):
         if o == seat:
             continue
         if _shortfall(card, p.tok, p.bon) <= 2:
@@ -90,7 +90,7 @@ def _opponent_threat(game, seat, card):
 
 def _target(game, seat, tok_after, exclude=None):
     """The visible card the new tokens bring nearest: (card, shortfall_after) or None."""
-    p = game._players[seat]
+    p = game.player_list[seat]
     best = None
     for card in _visible_cards(game, seat):
         if card is exclude:
@@ -129,7 +129,7 @@ def _explain(observation, action, voice):
     seat = game.current
     if isinstance(action, str):
         action = parse_action(game, action)
-    p = game._players[seat]
+    p = game.player_list[seat]
     kind = action.kind
     visible = _visible_cards(game, seat)
     opp = "your opponent" if game.n == 2 and voice == "you" else ("the opponent" if game.n == 2 else "the others")
@@ -138,13 +138,13 @@ def _explain(observation, action, voice):
         card = action.card
         pay = action.pay_t or (0,) * 6
         text = f"buys {card_words(card, visible)}"
-        if card in p._reserved:
+        if card in p.reserved_list:
             text += f" from {words['pos']} reserve"
         reasons = []
         bon = p.bon[:]
         bon[card.bonus_i] += 1
         pts = p.points + card.points
-        met = [nb for nb in game._nobles if all(bon[i] >= n for i, n in nb.needs)]
+        met = [nb for nb in game.noble_list if all(bon[i] >= n for i, n in nb.needs)]
         if met:
             pts += 3
             reasons.append(f"{noble_words(met[0])} visits {words['obj']}")
@@ -181,7 +181,7 @@ def _explain(observation, action, voice):
         else:
             card, after = target
             text = f"takes {taken} toward {card_words(card, visible)}"
-            if card in p._reserved:
+            if card in p.reserved_list:
                 text += f" in {words['pos']} reserve"
             if after == 0:
                 text += f", so {words['can']} buy it next turn"
@@ -192,8 +192,8 @@ def _explain(observation, action, voice):
         return text, {"card": target[0].code if target else None, "colors": list(action.colors)}
 
     if kind == "reserve":
-        gold = "and takes 1 gold" if game._supply[5] else "though no gold is left"
-        gold_colors = ["gold"] if game._supply[5] else []
+        gold = "and takes 1 gold" if game.supply_list[5] else "though no gold is left"
+        gold_colors = ["gold"] if game.supply_list[5] else []
         if action.card is None:
             return (f"reserves the top card of the level {action.level} deck unseen {gold}, "
                     f"keeping {words['pos']} plans hidden"), {"colors": gold_colors}
@@ -202,7 +202,7 @@ def _explain(observation, action, voice):
         focus = {"card": card.code, "colors": gold_colors}
         if _opponent_threat(game, seat, card):
             return text + f": it keeps the card from {opp}", focus
-        short = _shortfall(card, p.tok[:5] + [p.tok[5] + (1 if game._supply[5] else 0)], p.bon)
+        short = _shortfall(card, p.tok[:5] + [p.tok[5] + (1 if game.supply_list[5] else 0)], p.bon)
         if short == 0:
             return text + f": {words['can']} buy it next turn", focus
         return (text + f": it secures the card for later ({short} more token{'s' if short != 1 else ''} needed)",

@@ -19,7 +19,7 @@ def seat_features(w, p, market, nobles, stage, supply):
     bon = p.bon
     tok = p.tok
     eng, nob, _ = bonus_terms(w, bon, nobles)
-    ctx = seat_context(w, bon, 0, market, nobles, stage, p._reserved)
+    ctx = seat_context(w, bon, 0, market, nobles, stage, p.reserved_list)
     gold = tok[5]
     use = [0, 0, 0, 0, 0]  # as context_value: tokens beyond the most any visible card asks for are idle
     affordable = 0
@@ -37,7 +37,7 @@ def seat_features(w, p, market, nobles, stage, supply):
             affordable += 1
     if affordable:
         # the points of the cards it can buy now: market cards and its own reserve (same order as seat_context)
-        visible = list(market) + list(p._reserved)
+        visible = list(market) + list(p.reserved_list)
         for (prices, _, _), card in zip(cards, visible):
             if card.points > afford_points:
                 short = 0
@@ -61,17 +61,17 @@ def seat_features(w, p, market, nobles, stage, supply):
         if need <= 2:
             near += 1
     return (pts + (w.finish if pts >= WINNING_POINTS else 0.0), w.bonus * (1.0 - stage) * eng, nob,
-            len(p._reserved), pro, usable, gold, sum(bon), sum(tok), affordable, afford_points,
+            len(p.reserved_list), pro, usable, gold, sum(bon), sum(tok), affordable, afford_points,
             pts - 10 if pts > 10 else 0, near)
 
 
 def game_features(game, w):
     """(stage, [features of each seat]) of a (determinized) game."""
     stage = stage_of(game)
-    market = [c for row in game._market for c in row if c is not None]
-    nobles = game._nobles
-    supply = game._supply
-    return stage, [seat_features(w, p, market, nobles, stage, supply) for p in game._players]
+    market = [c for row in game.market_rows for c in row if c is not None]
+    nobles = game.noble_list
+    supply = game.supply_list
+    return stage, [seat_features(w, p, market, nobles, stage, supply) for p in game.player_list]
 
 
 def check_header(data, fmt, what):

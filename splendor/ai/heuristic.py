@@ -13,9 +13,8 @@ playouts of the search are built on it.
 
 import math
 
-WINNING_POINTS = 15
-TOKEN_LIMIT = 10
-_COLOR_INDEX = {"white": 0, "blue": 1, "green": 2, "red": 3, "black": 4, "gold": 5}
+from ..engine.cards import COLOR_INDEX as _COLOR_INDEX
+from ..engine.rules import RESERVE_LIMIT, TOKEN_LIMIT, WINNING_POINTS
 
 
 class Weights:
@@ -58,7 +57,7 @@ class Weights:
 
 def stage_of(game):
     """How far the game is toward its end, 0 to 1: the leader's points over 15."""
-    return min(1.0, max(p.points for p in game._players) / WINNING_POINTS)
+    return min(1.0, max(p.points for p in game.player_list) / WINNING_POINTS)
 
 
 _PRICES = {}
@@ -152,7 +151,7 @@ def seat_context(w, bon, points, market, nobles, stage, reserved=(), hidden_rese
     base = points + wb * eng + nob - w.reserve_slot * held + extra
     if points >= WINNING_POINTS:
         base += w.finish
-    return base, cards, 3 - held
+    return base, cards, RESERVE_LIMIT - held
 
 
 def context_value(w, ctx, tok, supply):
@@ -231,22 +230,22 @@ class View:
     def __init__(self, game, seat):
         self.seat = seat
         self.n = game.n
-        self.market = [c for row in game._market for c in row if c is not None]
-        self.nobles = list(game._nobles)
-        self.supply = game._supply[:]
-        self.tok = [p.tok[:] for p in game._players]
-        self.bon = [p.bon[:] for p in game._players]
-        self.points = [p.points for p in game._players]
-        show_all = game._open
+        self.market = [c for row in game.market_rows for c in row if c is not None]
+        self.nobles = list(game.noble_list)
+        self.supply = game.supply_list[:]
+        self.tok = [p.tok[:] for p in game.player_list]
+        self.bon = [p.bon[:] for p in game.player_list]
+        self.points = [p.points for p in game.player_list]
+        show_all = game.open_reservations
         # Visible reserved cards of each seat; an opponent's blind reservations are not visible.
         self.reserved = []
         self.blind = []
-        for i, p in enumerate(game._players):
+        for i, p in enumerate(game.player_list):
             if i == seat or show_all:
-                self.reserved.append(list(p._reserved))
+                self.reserved.append(list(p.reserved_list))
                 self.blind.append(0)
             else:
-                self.reserved.append([c for c, h in zip(p._reserved, p.hidden) if not h])
+                self.reserved.append([c for c, h in zip(p.reserved_list, p.hidden) if not h])
                 self.blind.append(sum(1 for h in p.hidden if h))
         self.stage = min(1.0, max(self.points) / WINNING_POINTS)  # as stage_of
 
@@ -469,11 +468,11 @@ class Scorer:
 def seat_values(game, weights):
     """Every seat's value in a (determinized) game."""
     stage = stage_of(game)
-    market = [c for row in game._market for c in row if c is not None]
-    nobles = game._nobles
-    supply = game._supply
-    return [seat_value(weights, p.tok, p.bon, p.points, market, nobles, stage, supply, p._reserved)
-            for p in game._players]
+    market = [c for row in game.market_rows for c in row if c is not None]
+    nobles = game.noble_list
+    supply = game.supply_list
+    return [seat_value(weights, p.tok, p.bon, p.points, market, nobles, stage, supply, p.reserved_list)
+            for p in game.player_list]
 
 
 #: The parts of a seat's value, in the order :func:`seat_parts` gives them.
@@ -487,7 +486,7 @@ def seat_parts(w, p, market, nobles, stage, supply):
     bon = p.bon
     tok = p.tok
     eng, nob, _ = bonus_terms(w, bon, nobles)
-    ctx = seat_context(w, bon, 0, market, nobles, stage, p._reserved)
+    ctx = seat_context(w, bon, 0, market, nobles, stage, p.reserved_list)
     use = [0, 0, 0, 0, 0]  # as context_value: tokens beyond the most any visible card asks for are idle
     for prices, _, _ in ctx[1]:
         for i, n in prices:
@@ -496,7 +495,7 @@ def seat_parts(w, p, market, nobles, stage, supply):
     usable = sum(min(tok[i], use[i]) for i in range(5))
     pro = context_value(w, (0.0, ctx[1], ctx[2]), tok, supply) - w.token * usable - w.gold * tok[5]
     pts = p.points + (w.finish if p.points >= WINNING_POINTS else 0.0)
-    return (pts, w.bonus * (1.0 - stage) * eng, nob, len(p._reserved), pro, usable, tok[5])
+    return (pts, w.bonus * (1.0 - stage) * eng, nob, len(p.reserved_list), pro, usable, tok[5])
 
 
 def result_share(game, seat):
@@ -509,7 +508,7 @@ def leaf_value(game, weights, seat, opp_weight=1.0, opp_ref=0.0, scale=3.0):
     """``seat``'s standing at a search leaf, 0..1: the result when the game is over, otherwise a logistic of its
     value minus the best opponent's over ``scale``, where the opponent's change since the root (``opp_ref``) counts
     ``opp_weight`` times (below 1: the seat's own progress matters more than holding the opponent back)."""
-    if game.phase_ == "over":
+    if game.phase == "over":
         return result_share(game, seat)
     vals = seat_values(game, weights)
     best = max(v for j, v in enumerate(vals) if j != seat)

@@ -9,9 +9,9 @@ over 15), and the chance that seat ``s`` wins against the best other seat is the
 ``standing[s] - max(other standings) + to_move x (1 if s is to move else -1)``.
 
 Inference is pure Python, standard library only (it runs in the page's worker on Pyodide): one pricing of the visible
-cards per seat, then sums over a dozen numbers. The weights live in ``expert_weights.json`` beside this module (a
-few kilobytes, shipped in the site's package zip) and are read only when an expert bot is first made
-(:func:`load_model`), not when the package is imported.
+cards per seat, then sums over a dozen numbers. The weights live in ``expert_model.json`` beside this module (a
+few kilobytes, a plain file of the site that the bot worker fetches) and are read only when an expert bot is first
+made (:func:`load_expert`), not when the package is imported.
 """
 
 import json
@@ -22,9 +22,8 @@ from .features import FEATURES, READ_WEIGHTS, check_header, game_features, sigmo
 from .heuristic import Weights, result_share
 
 FORMAT = "splendor-value-model"
-WEIGHTS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_weights.json")
-#: The expert level's model: an expert-model file (value, larger tables' value, prior) of the self-play command. The
-#: linear model of WEIGHTS_FILE is what ``python -m splendor train`` fits and compares with; the expert plays this.
+#: The expert level's model, and the reference that ``python -m splendor train`` compares a new fit with: the linear
+#: model that command fitted (an expert-model file of the self-play command, value and prior, would take its place).
 MODEL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_model.json")
 
 
@@ -47,7 +46,7 @@ class ValueModel:
     def standings(self, game):
         """Every seat's standing (a logit; differences between seats are what count), by the table's model when
         there is one for this many players."""
-        t = self.tables.get(len(game._players))
+        t = self.tables.get(len(game.player_list))
         return self.standings_of(*game_features(game, self.read), t)
 
     def standings_of(self, stage, feats, table=None):
@@ -63,8 +62,8 @@ class ValueModel:
 
     def win_chances(self, game):
         """Every seat's :meth:`win_chance`, the standings read once (the tree search judges every seat at a leaf)."""
-        n = len(game._players)
-        if game.phase_ == "over":
+        n = len(game.player_list)
+        if game.phase == "over":
             return [result_share(game, s) for s in range(n)]
         if n in self.tables:
             return self._table_shares(game)
@@ -84,7 +83,7 @@ class ValueModel:
         """Every seat's chance to win by the table's model: the softmax over the seats of standing + the worth of
         its place in the turn order (``order``: 0 the seat to move, 1 the next...) + the worth of its place from
         the seat that started (``seat``)."""
-        n = len(game._players)
+        n = len(game.player_list)
         t = self.tables[n]
         st = self.standings(game)
         cur, start, order, place = game.current, game.start, t.order, t.seat
@@ -190,7 +189,7 @@ class ByTable:
 
     def of(self, game):
         """The model that judges ``game``."""
-        return self.two if len(game._players) == 2 else self.others
+        return self.two if len(game.player_list) == 2 else self.others
 
     def win_chance(self, game, seat):
         return self.of(game).win_chance(game, seat)
@@ -198,7 +197,7 @@ class ByTable:
     def win_chances(self, game):
         m = self.of(game)
         every = getattr(m, "win_chances", None)
-        return every(game) if every else [m.win_chance(game, s) for s in range(len(game._players))]
+        return every(game) if every else [m.win_chance(game, s) for s in range(len(game.player_list))]
 
 
 def _either(data):
@@ -252,10 +251,10 @@ def read_model(path):
 
 
 def load_model(path=None):
-    """The model in ``path`` (default: the shipped ``expert_weights.json``, read once and kept)."""
+    """The model in ``path`` (default: the shipped ``expert_model.json``, read once and kept)."""
     global _SHIPPED
     if path is not None:
         return read_model(path)
     if _SHIPPED is None:
-        _SHIPPED = read_model(WEIGHTS_FILE)
+        _SHIPPED = read_model(MODEL_FILE)
     return _SHIPPED

@@ -2,7 +2,7 @@
 
 A network file is JSON (docs/NETWORK.md describes it field by field)::
 
-    {"format": "splendor-net", "version": 1,          the file format and its version (FORMAT_VERSION)
+    {"format": "splendor-net", "version": 1,          the file format and its version (NET_FORMAT_VERSION)
      "encoding": 1,                                   the input and move index's version (encoding.ENCODING_VERSION)
      "players": 2,                                    the table size it plays
      "inputs": 408, "actions": 61,                    the input's length and the move index's size
@@ -18,8 +18,8 @@ plays on with its linear model.
 
 >>> net = random_net(seed=1, hidden=(16,))
 >>> again = read_net(write_net(net))
->>> again.shapes == net.shapes and again.players
-True
+>>> again.shapes == net.shapes, again.players
+(True, 2)
 >>> read_net('{"format": "splendor-net", "version": 9}')
 Traceback (most recent call last):
 ...
@@ -36,7 +36,7 @@ from . import encoding as enc
 
 FORMAT = "splendor-net"
 #: The file format's version (docs/NETWORK.md has the table of versions).
-FORMAT_VERSION = 1
+NET_FORMAT_VERSION = 1
 ACTIVATIONS = ("relu", "linear")
 
 
@@ -93,9 +93,9 @@ def read_net(text):
         raise NetFileError(f"the network file is not JSON ({e})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise NetFileError(f"not a network file (its format is not {FORMAT!r})")
-    if data.get("version") != FORMAT_VERSION:
+    if data.get("version") != NET_FORMAT_VERSION:
         raise NetFileError(f"network file version {data.get('version')!r} is not supported "
-                           f"(this version reads {FORMAT_VERSION})")
+                           f"(this version reads {NET_FORMAT_VERSION})")
     if data.get("encoding") != enc.ENCODING_VERSION:
         raise NetFileError(f"the network was trained for input encoding {data.get('encoding')!r}; this expert "
                            f"encodes version {enc.ENCODING_VERSION}")
@@ -149,7 +149,7 @@ def write_net(net, meta=None):
         flat.extend(bias)
         layers.append([a, b, "relu" if relu else "linear"])
     raw = struct.pack(f"<{len(flat)}e", *flat)
-    data = {"format": FORMAT, "version": FORMAT_VERSION, "encoding": net.encoding, "players": net.players,
+    data = {"format": FORMAT, "version": NET_FORMAT_VERSION, "encoding": net.encoding, "players": net.players,
             "inputs": enc.INPUTS, "actions": enc.ACTION_COUNT, "layers": layers, "dtype": "float16",
             "meta": meta if meta is not None else net.meta, "weights": base64.b64encode(raw).decode("ascii")}
     return json.dumps(data, separators=(",", ":"))
@@ -170,7 +170,7 @@ def random_net(seed=0, hidden=(64,), scale=None):
 
 def describe(net):
     """A few lines saying what a network file holds (``python -m splendor describenet FILE``)."""
-    lines = [f"splendor-net version {FORMAT_VERSION}, input encoding {net.encoding}, {net.players} players",
+    lines = [f"splendor-net version {NET_FORMAT_VERSION}, input encoding {net.encoding}, {net.players} players",
              "layers: " + " -> ".join([str(net.shapes[0][0])] + [f"{b} {'relu' if r else 'linear'}"
                                                                    for (_, b), (_, _, r) in
                                                                    zip(net.shapes, net.layers)]),

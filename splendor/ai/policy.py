@@ -57,13 +57,13 @@ def _can_buy(p, card):
 
 def action_features(game, seat, scored):
     """[(features, action)] of the moves in ``scored`` ([(scorer score, action)], an action phase of ``seat``)."""
-    p = game._players[seat]
+    p = game.player_list[seat]
     held = sum(p.tok)
-    stage = min(1.0, max(q.points for q in game._players) / WINNING_POINTS)
-    nobles = game._nobles
-    others = [q for i, q in enumerate(game._players) if i != seat]
+    stage = min(1.0, max(q.points for q in game.player_list) / WINNING_POINTS)
+    nobles = game.noble_list
+    others = [q for i, q in enumerate(game.player_list) if i != seat]
     top = max(s for s, _ in scored)
-    gold_left = game._supply[5]
+    gold_left = game.supply_list[5]
     out = []
     for s, a in scored:
         f = [0.0] * len(ACTION_FEATURES)
@@ -80,13 +80,13 @@ def action_features(game, seat, scored):
             f[13] = now
             f[14] = near
             f[16] = 1.0 if p.points + c.points + 3 * now >= WINNING_POINTS else 0.0
-            f[17] = 1.0 if c in p._reserved else 0.0
+            f[17] = 1.0 if c in p.reserved_list else 0.0
             f[19] = stage
         elif k == "reserve":
             f[2] = 1.0
             gold = 1 if gold_left else 0
             f[21] = gold
-            f[15] = len(p._reserved) + 1
+            f[15] = len(p.reserved_list) + 1
             over = held + gold - TOKEN_LIMIT
             f[11] = over if over > 0 else 0
             if a.card is None:

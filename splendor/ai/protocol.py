@@ -26,8 +26,8 @@ from . import LEVELS, get_bot
 from .budget import Budget
 from .explain import explain_details
 
-#: Browser defaults per level: the search bots (hard, expert) must answer in under 2 s even in Pyodide (1.5-3x slower than CPython),
-#: and the time budget holds whatever the speed; the other levels do not search.
+#: Browser defaults per level: the search bots (hard, expert) must answer in under 2 s even in Pyodide (1.5-3x slower
+#: than CPython), and the time budget holds whatever the speed; the other levels do not search.
 DEFAULT_BUDGETS = {
     "random": Budget(iterations=1),
     "easy": Budget(iterations=1),

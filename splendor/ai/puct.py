@@ -60,18 +60,18 @@ def finish_turn(g):
     """Play the rest of the turn in progress in ``g`` by a quick rule: each token given back over 10 is of the color
     held most beyond what the mover's most expensive wanted card (market or reserved) still needs of it, gold last;
     of several nobles, the first."""
-    while g.phase_ == "return":
-        p = g._players[g.current]
+    while g.phase == "return":
+        p = g.player_list[g.current]
         tok, bon = p.tok, p.bon
         need = [0, 0, 0, 0, 0]
-        for row in g._market:
+        for row in g.market_rows:
             for c in row:
                 if c is not None:
                     for i, n in c.needs:
                         d = n - bon[i]
                         if d > need[i]:
                             need[i] = d
-        for c in p._reserved:
+        for c in p.reserved_list:
             for i, n in c.needs:
                 d = n - bon[i]
                 if d > need[i]:
@@ -84,7 +84,7 @@ def finish_turn(g):
                 if worst is None or spare > worst:
                     worst, best = spare, i
         g.apply_unchecked(_RETURN[best if best >= 0 else 5])
-    if g.phase_ == "noble":
+    if g.phase == "noble":
         g.apply_unchecked(g.legal_actions()[0])
 
 
@@ -102,7 +102,7 @@ def make_node(game, moves=None, priors=None, value=0.0):
     node = _Node()
     node.game = game
     node.n = 0
-    if game.phase_ == "over":
+    if game.phase == "over":
         node.terminal = True
         node.mover = 0
         w = game.winners
@@ -120,7 +120,7 @@ def make_node(game, moves=None, priors=None, value=0.0):
 
 
 def _node(game, evaluator):
-    if game.phase_ == "over":
+    if game.phase == "over":
         return make_node(game)
     return make_node(game, *evaluator.evaluate(game))
 
@@ -149,7 +149,7 @@ def select(root, c_puct, fpu):
         if kid is None:
             g = node.game.copy()
             g.apply_unchecked(node.moves[bi])
-            if g.phase_ != "action" and g.phase_ != "over":
+            if g.phase != "action" and g.phase != "over":
                 finish_turn(g)
             return path, g
         node = kid

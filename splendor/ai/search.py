@@ -16,21 +16,7 @@ from .heuristic import Scorer, Weights, leaf_value, seat_values
 def resample(base, seat, rng):
     """A copy of the determinized game ``base`` with the cards ``seat`` cannot see dealt again at random."""
     g = base.copy()
-    pools = [list(d) for d in g._decks]
-    slots = []
-    for i, p in enumerate(g._players):
-        if i == seat or not any(p.hidden):
-            continue
-        for j, (c, h) in enumerate(zip(p._reserved, p.hidden)):
-            if h:
-                pools[c.level - 1].append(c)
-                slots.append((p, j, c.level - 1))
-    for pool in pools:
-        if len(pool) > 1:
-            rng.shuffle(pool)
-    for p, j, lv in slots:
-        p._reserved[j] = pools[lv].pop()
-    g._decks = pools
+    g.redeal(seat, rng)
     return g
 
 
@@ -68,12 +54,12 @@ def prune(game, legal, scorer, keep_takes=3, keep_reserves=2):
 def playout(g, plies, scorer):
     """Let the seats play on with the heuristic policy for ``plies`` turns (or until the game ends)."""
     k = 0
-    while k < plies and g.phase_ != "over":
+    while k < plies and g.phase != "over":
         legal = g.legal_actions()
         if len(legal) == 1:
             a = legal[0]
         else:
-            if g.phase_ == "action":
+            if g.phase == "action":
                 legal = prune(g, legal, scorer)
             best = None
             for s, act in scorer.scores(g, g.current, legal):
@@ -81,14 +67,14 @@ def playout(g, plies, scorer):
                     best = (s, act)
             a = best[1]
         g.apply_unchecked(a)
-        if g.phase_ == "action":
+        if g.phase == "action":
             k += 1
     return g
 
 
 def finish_turn(g, scorer):
     """Play the rest of the turn in progress in ``g`` (returns of tokens, a choice of nobles) as ``scorer`` would."""
-    while g.phase_ not in ("action", "over"):
+    while g.phase not in ("action", "over"):
         legal = g.legal_actions()
         g.apply_unchecked(legal[0] if len(legal) == 1 else max(scorer.scores(g, g.current, legal),
                                                                key=lambda t: t[0])[1])
@@ -126,7 +112,7 @@ class HardBot(Bot):
 
     def _horizon(self, game, turns):
         """The playouts' length: ``turns``, or the endgame's longer horizon once anyone has ``endgame_points``."""
-        if max(p.points for p in game._players) >= self.endgame_points:
+        if max(p.points for p in game.player_list) >= self.endgame_points:
             return max(turns, self.endgame_horizon)
         return turns
 
@@ -140,7 +126,7 @@ class HardBot(Bot):
 
     def _decide(self, game, seat, rng, budget, legal):
         scored = self.scorer.scores(game, seat, legal)
-        if game.phase_ != "action":
+        if game.phase != "action":
             best = max(range(len(scored)), key=lambda i: scored[i][0])
             return scored[best][1], {"candidates": _top(scored)}
         cands = self._candidates(game, seat, scored)

@@ -36,11 +36,11 @@ def _seen_key(g):
     """Everything the scorer and ``legal_actions`` read of ``g`` for the seat to move (not the unseen cards): two
     positions with one key get the same offered moves."""
     me = g.current
-    return (me, tuple(c.id if c is not None else -1 for row in g._market for c in row), tuple(g._supply),
-            tuple(nb.id for nb in g._nobles), tuple(len(d) for d in g._decks),
+    return (me, tuple(c.id if c is not None else -1 for row in g.market_rows for c in row), tuple(g.supply_list),
+            tuple(nb.id for nb in g.noble_list), g.deck_sizes,
             tuple((tuple(p.tok), tuple(p.bon), p.points,
-                   tuple(c.id if i == me or not h else -1 for c, h in zip(p._reserved, p.hidden)))
-                  for i, p in enumerate(g._players)))
+                   tuple(c.id if i == me or not h else -1 for c, h in zip(p.reserved_list, p.hidden)))
+                  for i, p in enumerate(g.player_list)))
 
 
 def _values(model, g, n):
@@ -117,12 +117,13 @@ def _walk(g, node, path, scorer, width, c, moves, priors=None, prior_c=1.0, poli
     favourites, chosen by PUCT with their priors (remembered per position on the edge above, :func:`_offers`).
     ``priors``: the first step's, to choose it by :func:`_choose_root` (PUCT with the constant ``prior_c``, which
     serves the policy's steps below too)."""
-    while g.phase_ != "over":
+    e = None  # the edge just followed
+    while g.phase != "over":
         if moves is None:
             finish_turn(g, scorer)
-            if g.phase_ == "over":
+            if g.phase == "over":
                 break
-            key = _seen_key(g)  # e: the edge just followed (the first step's moves are always given)
+            key = _seen_key(g)  # e is set: the first step's moves are always given
             got = e.offers.get(key)
             if got is None:
                 got = e.offers[key] = _offers(g, scorer, width, policy)
@@ -146,14 +147,14 @@ def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None)
     :class:`~splendor.ai.policy.PolicyModel`): (best index into cands, per-candidate [visits, total value], the most
     moves one walk down the tree made)."""
     model, scorer = bot.model, bot.scorer
-    n_seats = len(game._players)
+    n_seats = len(game.player_list)
     root = {}
     deepest = 0
     while not clock.done():
         g = resample(game, seat, rng)
         path = []
         _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, priors, bot.prior_c, inner)
-        if g.phase_ != "over":
+        if g.phase != "over":
             finish_turn(g, scorer)
             playout(g, horizon, scorer)
         deepest = max(deepest, len(path))

@@ -61,7 +61,7 @@ def seat_vector(w, p, slots, market, nobles, stage, supply):
             out.append(FAR)
     for c in slots:
         out.append(FAR if c is None else _short(c.needs, bon, tok))
-    res = p._reserved
+    res = p.reserved_list
     for j in range(RESERVE_SLOTS):
         if j < len(res):
             c = res[j]
@@ -76,14 +76,14 @@ def seat_vector(w, p, slots, market, nobles, stage, supply):
 def game_vectors(game, w):
     """(table numbers without who is to move: [stage, market points...], [each seat's vector])."""
     stage = stage_of(game)
-    slots = [c for row in game._market for c in row]
+    slots = [c for row in game.market_rows for c in row]
     while len(slots) < MARKET_SLOTS:
         slots.append(None)
     market = [c for c in slots if c is not None]
-    nobles = game._nobles[:NOBLE_SLOTS]
-    supply = game._supply
+    nobles = game.noble_list[:NOBLE_SLOTS]
+    supply = game.supply_list
     table = [stage] + [0 if c is None else c.points for c in slots]
-    return table, [seat_vector(w, p, slots, market, nobles, stage, supply) for p in game._players]
+    return table, [seat_vector(w, p, slots, market, nobles, stage, supply) for p in game.player_list]
 
 
 def _dots(rows, x):
@@ -147,15 +147,15 @@ class ValueNet:
 
     def win_chance(self, game, seat):
         """The model's chance that ``seat`` wins (its worst pairing; the result itself when the game is over)."""
-        if game.phase_ == "over":
+        if game.phase == "over":
             return result_share(game, seat)
         return _sigmoid(min(self.logits(game, seat)))
 
     def win_chances(self, game):
         """Every seat's :meth:`win_chance`, the position read once (the tree search judges every seat at a leaf; at
         two seats one pairing gives both, the net being antisymmetric)."""
-        n = len(game._players)
-        if game.phase_ == "over":
+        n = len(game.player_list)
+        if game.phase == "over":
             return [result_share(game, s) for s in range(n)]
         table, vecs = game_vectors(game, self.read)
         if n == 2:

@@ -171,7 +171,7 @@ def parse_notation(text):
     ``parse_action(game, text)`` adds what needs the position: market positions such as ``buy 1.3``, reserve
     positions such as ``buy r1``, and the default payment of a ``buy`` without ``pay``.
     """
-    from .cards import card_from_code, noble_from_code
+    from .cards import noble_from_code
 
     if not isinstance(text, str):
         raise NotationError(f"an action is text, not {type(text).__name__}")

@@ -15,6 +15,7 @@
 """
 
 import random
+from operator import attrgetter
 
 from .actions import KINDS, Action, IllegalActionError, NotationError, parse_notation
 from .cards import (
@@ -132,6 +133,10 @@ class Player:
     def token_count(self):
         return sum(self.tok)
 
+    reserved_list = property(attrgetter("_reserved"), doc="""The reserved cards, live: the player's own list
+        (``reserved`` is a copy), parallel to ``hidden``. For the bots' inner loops (:class:`Game`'s live read);
+        read it, never change it.""")
+
     def __repr__(self):
         return f"Player(points={self.points}, tokens={self.tokens}, cards={len(self._cards)})"
 
@@ -183,6 +188,16 @@ class Game:
 
     The state is read through properties (``phase``, ``current_player``, ``supply``, ``market``, ``players``...)
     and changed only through :meth:`apply` (checked) and :meth:`undo`.
+
+    The bots read it in their inner loops through the *live read*: ``player_list``, ``market_rows``,
+    ``supply_list``, ``noble_list`` (and each player's ``tok``, ``bon``, ``points``, ``hidden`` and
+    ``reserved_list``) are the game's own lists, not copies, at the cost of an attribute; they are read, never
+    changed. A search changes its copies of a game only through :meth:`apply_unchecked`, :meth:`undo` and
+    :meth:`redeal`.
+
+    >>> game = Game(players=2, seed=7)
+    >>> game.player_list[0] is game.players[0], game.supply_list[5], game.market_rows[0] == list(game.market[0])
+    (True, 5, True)
     """
 
     # Construction ---------------------------------------------------------------------------------------------
@@ -256,10 +271,7 @@ class Game:
         """The seat to act (also during return, noble and veto decisions); None once the game is over."""
         return None if self.phase_ == "over" else self.current
 
-    @property
-    def phase(self):
-        """'action', 'return', 'noble', 'veto' or 'over'."""
-        return self.phase_
+    phase = property(attrgetter("phase_"), doc="'action', 'return', 'noble', 'veto' or 'over'.")
 
     @property
     def players_count(self):
@@ -289,6 +301,17 @@ class Game:
     @property
     def is_over(self):
         return self.phase_ == "over"
+
+    # The live read (the class's text): the game's own lists, for the bots' inner loops; never changed through them.
+    # An attrgetter is the whole getter: no Python frame per read.
+    player_list = property(attrgetter("_players"), doc="The seats' Player objects, live (``players``: a copy).")
+    market_rows = property(attrgetter("_market"), doc="""Three lists (levels 1, 2, 3) of four slots, each a Card or
+        None, live (``market``: a copy).""")
+    supply_list = property(attrgetter("_supply"), doc="""The supply's counts in ``TOKEN_COLORS`` order, gold last,
+        live (``supply``: a dict by color).""")
+    noble_list = property(attrgetter("_nobles"), doc="The nobles on the table, live (``nobles``: a copy).")
+    open_reservations = property(attrgetter("_open"), doc="""True with the open reservations variant: every
+        reserved card is seen by every seat.""")
 
     @property
     def final_round(self):
@@ -888,6 +911,28 @@ class Game:
         g._history = []
         g._texts = []
         return g
+
+    def redeal(self, seat, rng):
+        """Deal again, in place, the cards ``seat`` cannot see: the decks' order, and the other seats' cards reserved
+        unseen from a deck (shuffled back into their decks first). For a search's samples of a determinized game
+        (a :meth:`copy`: a game with moves to undo is refused, since its undo would put the old cards back)."""
+        if self._history:
+            raise ValueError("redeal() takes a game without moves to undo (a copy)")
+        pools = [list(d) for d in self._decks]
+        slots = []
+        for i, p in enumerate(self._players):
+            if i == seat or not any(p.hidden):
+                continue
+            for j, (c, h) in enumerate(zip(p._reserved, p.hidden)):
+                if h:
+                    pools[c.level - 1].append(c)
+                    slots.append((p, j, c.level - 1))
+        for pool in pools:
+            if len(pool) > 1:
+                rng.shuffle(pool)
+        for p, j, lv in slots:
+            p._reserved[j] = pools[lv].pop()
+        self._decks = pools
 
     def __eq__(self, other):
         if not isinstance(other, Game):

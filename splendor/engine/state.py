@@ -6,7 +6,7 @@ exactly once, tokens conserved, no count negative, the phase consistent with the
 """
 
 from .actions import NotationError
-from .cards import CARDS, COLORS, NOBLES, TOKEN_COLORS, card_from_code, noble_from_code
+from .cards import CARDS, TOKEN_COLORS, card_from_code, noble_from_code
 from .rules import FORMAT_VERSION, GOLD_TOKENS, PHASES, STATE_FORMAT, TOKEN_LIMIT, TOKENS_PER_COLOR, WINNING_POINTS
 
 

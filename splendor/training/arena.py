@@ -6,8 +6,8 @@ players the listed bots fill the seats cyclically. Each bot sees only ``game.obs
 bot: seats played, wins (a shared victory counts as a fraction), win rate with its 95% Wilson interval, mean points,
 mean game length in rounds, median and maximum wall time per move (action-phase decisions; token returns, noble
 choices and forced moves are quick and left out) and the median processor time per move (the same figure on an
-idle machine; on a shared one the wall time also counts waiting for a core). A game that passes the action cap is counted as stuck, a bot that
-fails or answers an illegal action as an error.
+idle machine; on a shared one the wall time also counts waiting for a core). A game that passes the action cap is
+counted as stuck, a bot that fails or answers an illegal action as an error.
 
 ``--jobs N`` plays games in N processes (command line only; the results do not depend on it).
 """

@@ -39,8 +39,8 @@ def pruned(visits, prior, sims):
 
 
 def record_rows(rec):
-    """(input, policy target over the move index, result, search value, simulations) for each decision of the record ``rec``
-    made in a 2-player game's action phase."""
+    """(input, policy target over the move index, result, search value, simulations) for each decision of the
+    record ``rec`` made in a 2-player game's action phase."""
     at = {d["ply"]: d for d in rec.get("decisions", ())}
     if rec["players"] != enc.PLAYERS or not at:
         return []

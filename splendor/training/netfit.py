@@ -244,7 +244,8 @@ def main(argv=None):
           flush=True)
     model, figures = fit(data, epochs=a.epochs, batch=a.batch, lr=a.lr, hidden=hidden, value_mix=a.value_mix,
                          holdout=a.holdout, seed=a.seed, start=start, log=lambda s: print(s, flush=True))
-    meta = {"command": "python -m splendor netfit " + " ".join(argv if argv is not None else sys.argv[1:]),
+    words = [os.path.basename(w) if os.sep in w else w for w in (argv if argv is not None else sys.argv[1:])]
+    meta = {"command": "python -m splendor netfit " + " ".join(words),  # file names, not this machine's folders
             "data": [os.path.basename(p) for p in a.data] or [os.path.basename(a.cache)],
             "positions": int(len(data["x"])), "held_out": figures}
     text = write_net(model.to_net(meta))

@@ -12,7 +12,7 @@ network's prior, so ``python -m splendor netfit`` reads them as it reads the boo
 
     python -m splendor netplay --net splendor/ai/expert_net.json --games 200 --sims 800 --out games.jsonl.gz
     python -m splendor netplay ... --workers 2            processes on this machine
-    python -m splendor netplay ... --address auto         tasks on a Ray cluster (pip install -r requirements-cluster.txt)
+    python -m splendor netplay ... --address auto         tasks on a Ray cluster (requirements-cluster.txt)
 
 The runner prints games per CPU-hour; ``--compare-selfplay`` plays the same number of simulations with the older
 ``python -m splendor selfplay`` loop (one position at a time) side by side for the ratio.
@@ -22,9 +22,7 @@ import argparse
 import gzip
 import json
 import math
-import os
 import random
-import sys
 import time
 
 from ..ai import encoding as enc

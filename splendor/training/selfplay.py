@@ -43,7 +43,8 @@ _MODELS = {}
 
 
 def _model(path):
-    """(value model, policy) of the generation file ``path`` (None: the linear model of expert_weights.json, no policy); kept per process."""
+    """(value model, policy) of the generation file ``path`` (None: the linear model of expert_model.json, no
+    policy); kept per process."""
     if path not in _MODELS:
         if path is None:
             _MODELS[path] = (load_model(), None)
@@ -274,7 +275,8 @@ def main(argv=None, out=print):
     parser.add_argument("--value-mix", type=float, default=0.0,
                         help="the share of the search's value in the value net's targets, the game's result the "
                              "rest (default 0: the results alone)")
-    parser.add_argument("--start", default=None, help="generation 0's model file (default: the linear model, expert_weights.json)")
+    parser.add_argument("--start", default=None,
+                        help="generation 0's model file (default: the linear model, expert_model.json)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.value_mix <= 1.0:
         parser.error(f"--value-mix {args.value_mix} must be between 0 and 1")
@@ -339,7 +341,8 @@ def main(argv=None, out=print):
                          "policy_cross_entropy": round(ce, 4), "previous_policy_cross_entropy": round(ce0, 4),
                          "policy_top1": round(top, 4), "previous_policy_top1": round(top0, 4)},
             "seat0_share": round(wins / n_ok, 4) if n_ok else None, "best_epoch": epoch,
-            "seconds": round(time.perf_counter() - t0, 1), "previous": os.path.basename(prev_path) if prev_path else None,
+            "seconds": round(time.perf_counter() - t0, 1),
+            "previous": os.path.basename(prev_path) if prev_path else None,
         }
         value_dict = net.to_dict()
         if prev_loss < held:  # the new net judges the held-out games worse: the previous value is kept

@@ -32,7 +32,7 @@ import time
 
 from ..ai import LEVELS
 from ..ai.budget import Budget
-from ..ai.learned import FEATURES, WEIGHTS_FILE, ValueModel, load_model, read_model
+from ..ai.learned import FEATURES, MODEL_FILE, ValueModel, load_model, read_model
 from ..ai.valuenet import MARKET_SLOTS, NOBLE_SLOTS, ValueNet
 from . import arena
 from .common import (HESSIAN_SAMPLE, L2, newton, position_recorder, position_sources, read_position_files, run_games,
@@ -384,7 +384,7 @@ def _table_main(parser, args, argv):
         parser.error(f"--bots takes levels among {', '.join(LEVELS)} (they fill the seats in turn)")
     iterations = _check_games(parser, args, names)
     try:
-        base = read_model(args.base or WEIGHTS_FILE)  # a bad file fails now, not after the games
+        base = read_model(args.base or MODEL_FILE)  # a bad file fails now, not after the games
     except (OSError, ValueError) as exc:
         parser.error(f"--base: {exc}")
     if not isinstance(base, ValueModel):
@@ -493,7 +493,7 @@ def main(argv=None):
           f"hard bot's hand-set leaf scores {hand:.4f}, a constant guess {const:.4f} "
           f"[{time.perf_counter() - t0:.0f} s]", flush=True)
     # the question a new fit must answer: does it judge these games better than the model that plays now?
-    ref_path = args.model or WEIGHTS_FILE
+    ref_path = args.model or MODEL_FILE
     ref = load_model(ref_path)
     if isinstance(ref, ValueModel):
         as_read, ref_loss = log_loss(test, w[:-1] + [0.0]), log_loss(test, search_vector(ref))

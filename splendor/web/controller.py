@@ -334,10 +334,9 @@ class App(Staging, TableNews, Saving, LearnShare):
             text += " They tied on points and on the number of bought cards."
         return text
 
-    # -- making the person's staged move final --------------------------------------------------------------------------
+    # -- making the person's staged move final ----------------------------------------------------------------------
     def _commit(self, actions):
         """Apply the person's staged actions (all or none: the game is restored if one is refused)."""
-        g = self.game
         done = 0
         self.moment = None
         try:
@@ -501,7 +500,7 @@ class App(Staging, TableNews, Saving, LearnShare):
         """Forget the request in flight (the page then asks the fallback bot)."""
         self.awaiting = None
 
-    # -- end of the game -------------------------------------------------------------------------------------------------
+    # -- end of the game ---------------------------------------------------------------------------------------------
     def on_results(self, data):
         self.show_end = True
 
@@ -542,7 +541,8 @@ class App(Staging, TableNews, Saving, LearnShare):
         except ValueError:
             return "error"
         why = str(reply.get("explanation") or "")[:300]
-        said = words.describe_pending(self.game, [action]) if action.kind != "return" else f"Return a {action.colors[0]}"
+        said = (words.describe_pending(self.game, [action]) if action.kind != "return"
+                else f"Return a {action.colors[0]}")
         self.hint = {"action": str(action), "text": f"Hint: {words.advice(why) or said}.", "why": why,
                      "colors": list(action.colors), "card": action.card.code if action.card else None}
         self.message = ""

@@ -18,7 +18,7 @@ from .table import pass_view, words
 from .records import records_io
 from .table.faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
                     letter, lettered, pip)
-from .table.seats import LEVEL_LABEL, LEVELS, VARIANT_NAMES
+from .table.seats import LEVEL_LABEL, VARIANT_NAMES
 
 VARIANT_HELP = {
     "open_reservations": "Every reserved card is shown face up, deck draws too.",
@@ -91,7 +91,8 @@ def deck_button(app, level):
     if left:
         label += ". Reserve the top card unseen"
     return (f'<button type="button" class="deck lvl-{level}{flash}" id="d{level}"'
-            f'{attrs(data_act="card", data_where="deck", data_level=level, aria_label=label, aria_disabled="true" if not left else None)}>'
+            + attrs(data_act="card", data_where="deck", data_level=level, aria_label=label,
+                    aria_disabled="true" if not left else None) + '>'
             f'<span class="deck-level">{LEVEL_DOTS[level]}</span> <span class="deck-count">{left}</span> '
             f'<span class="deck-word">{"card" if left == 1 else "cards"} left</span></button>')
 
@@ -106,7 +107,8 @@ def mini_card(card, label=None, act=None, extra=""):
     if act:
         return (f'<button type="button" class="mini bonus-{card.bonus}{extra}"{act}'
                 f'{attrs(aria_label=label, data_fly=f"card:{card.code}")}>{body}</button>')
-    return (f'<div class="mini bonus-{card.bonus}{extra}" role="img"{attrs(aria_label=label, data_fly=f"card:{card.code}")}>'
+    return (f'<div class="mini bonus-{card.bonus}{extra}" role="img"'
+            f'{attrs(aria_label=label, data_fly=f"card:{card.code}")}>'
             f'{body}</div>')
 
 
@@ -127,8 +129,10 @@ def noble_tile(app, noble, choosable=False, verb=""):
             f'<span class="noble-need" aria-hidden="true">{esc(status)}</span>')
     staged = app.staged is not None and app.staged.noble == noble
     if choosable:
-        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}" data-fly="noble:{noble.code}"'
-                f'{attrs(data_act="noble", data_code=noble.code, aria_label=f"{verb}: {label}", aria_pressed="true" if staged else "false")}>'
+        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}"'
+                f' data-fly="noble:{noble.code}"'
+                + attrs(data_act="noble", data_code=noble.code, aria_label=f"{verb}: {label}",
+                        aria_pressed="true" if staged else "false") + '>'
                 f'{body}</button>')
     near = " near" if need_more <= 1 else ""
     if learn_view.guided_noble(app, noble):
@@ -136,7 +140,7 @@ def noble_tile(app, noble, choosable=False, verb=""):
     return f'<div class="noble{near}" role="img"{attrs(aria_label=label, data_fly=f"noble:{noble.code}")}>{body}</div>'
 
 
-# -- whole screens ------------------------------------------------------------------------------------------------------
+# -- whole screens ---------------------------------------------------------------------------------------------------
 def render(app):
     """The whole page body for the app's current screen."""
     if app.screen == "setup" or app.game is None:
@@ -182,28 +186,42 @@ def render_setup(app):
     if app.game is not None:
         back = ('<button type="button" class="secondary btn-large" data-act="back" id="back">Back to the game</button>')
     warn = ('<p class="warn">Starting a new game ends the game in progress.</p>' if in_progress else "")
+    name_field = "" if several else (
+        '<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="40"'
+        f' autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>')
     message = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else \
         '<p class="message" role="status"></p>'
     return f"""<div class="app setup-screen">
-<header class="topbar"><h1 class="title">{logo()}Splendor</h1><nav class="tools" aria-label="Help">{learn_view.howto_button()}</nav></header>
+<header class="topbar"><h1 class="title">{logo()}Splendor</h1>\
+<nav class="tools" aria-label="Help">{learn_view.howto_button()}</nav></header>
 {notices(app)}
 <main class="setup" id="main">
-<p class="lede">Collect gems, buy cards that give lasting discounts, and win nobles. Reach 15 prestige to end the game.</p>
+<p class="lede">Collect gems, buy cards that give lasting discounts, and win nobles. \
+Reach 15 prestige to end the game.</p>
 {learn_view.setup_top(app)}
 <form class="setup-form" id="setup-form"{learn_view.form_hidden(app)}>
 <fieldset class="row"><legend>Opponents</legend><div class="segs">{opp}</div></fieldset>
 {''.join(bots)}
 <fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
 <details class="more"><summary>More options</summary>
-{'' if several else f'<label class="field" for="set-name"><span>Your name</span><input type="text" id="set-name" maxlength="40" autocomplete="nickname"{attrs(value=s["name"], data_setting="name")}></label>'}
-<fieldset class="row variants"><legend>Variants</legend>{variants}{pass_view.skip_option(app) if several else ''}</fieldset>
-<label class="field" for="set-seed"><span>Seed <small>(a number deals the same cards again; empty for a fresh deal)</small></span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"{attrs(value=s["seed"], data_setting="seed")}></label>
-<label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"{attrs(checked=bool(s["confirm"]), data_setting="confirm")}><span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
-<fieldset class="row"><legend>Bot speed</legend><div class="segs">{radio("pace", "normal", "Normal", s.get("pace") != "fast")}{radio("pace", "fast", "Fast", s.get("pace") == "fast")}</div></fieldset>
+{name_field}
+<fieldset class="row variants"><legend>Variants</legend>\
+{variants}{pass_view.skip_option(app) if several else ''}</fieldset>
+<label class="field" for="set-seed"><span>Seed \
+<small>(a number deals the same cards again; empty for a fresh deal)</small>\
+</span><input type="text" inputmode="numeric" id="set-seed" maxlength="12"\
+{attrs(value=s["seed"], data_setting="seed")}></label>
+<label class="check" for="set-confirm"><input type="checkbox" id="set-confirm"\
+{attrs(checked=bool(s["confirm"]), data_setting="confirm")}>\
+<span><b>Confirm each move</b> <small>A last check before a buy or a reserve is final.</small></span></label>
+<fieldset class="row"><legend>Bot speed</legend><div class="segs">\
+{radio("pace", "normal", "Normal", s.get("pace") != "fast")}\
+{radio("pace", "fast", "Fast", s.get("pace") == "fast")}</div></fieldset>
 {learn_view.guided_checkbox(app)}
 </details>
 {warn}
-<div class="start-row"><button type="button" class="primary btn-large" data-act="start" id="start">Start game</button>{back}</div>
+<div class="start-row">\
+<button type="button" class="primary btn-large" data-act="start" id="start">Start game</button>{back}</div>
 {message}
 </form>
 {records_io.import_control(app)}
@@ -214,7 +232,8 @@ def render_setup(app):
 
 
 def logo():
-    return f'<svg class="logo" aria-hidden="true" focusable="false" viewBox="0 0 24 24"><use href="{SPRITE}#gem-white"></use></svg>'
+    return (f'<svg class="logo" aria-hidden="true" focusable="false" viewBox="0 0 24 24">'
+            f'<use href="{SPRITE}#gem-white"></use></svg>')
 
 
 def status_text(app):
@@ -266,8 +285,12 @@ def render_game(app):
     return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}">
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
-<p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}<span class="status-text">{esc(status_text(app))}</span></p>
-<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game"><span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
+<p class="{status_cls}" id="status" role="status">\
+{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}\
+<span class="status-text">{esc(status_text(app))}</span></p>
+<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}\
+<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game">\
+<span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
 </header>
 {notices(app)}
 {fallback_note(app)}
@@ -312,7 +335,8 @@ def nobles_row(app):
         tiles = '<p class="no-nobles">Every noble has been won.</p>'
     if g.phase == "veto":
         title = f"Nobles: each player removes one ({len(g.nobles)} now, {g.players_count + 1} stay)"
-    return f'<section class="nobles" aria-label="Nobles"><h2 class="sr-only">{esc(title)}</h2><div class="noble-row">{tiles}</div></section>'
+    return (f'<section class="nobles" aria-label="Nobles"><h2 class="sr-only">{esc(title)}</h2>'
+            f'<div class="noble-row">{tiles}</div></section>')
 
 
 def region(key, html):
@@ -365,9 +389,12 @@ def supply(app):
         chosen = drawn(f"+{k}", cls="chosen") if k else ""
         piles.append(
             f'<button type="button" class="{" ".join(classes)}" id="pile-{color}"'
-            f'{attrs(data_act="gem", data_color=color, aria_label=label, aria_pressed=("true" if k else "false") if color != "gold" else None, aria_disabled="true" if disabled else None)}>'
+            + attrs(data_act="gem", data_color=color, aria_label=label,
+                    aria_pressed=("true" if k else "false") if color != "gold" else None,
+                    aria_disabled="true" if disabled else None) + '>'
             f'{gem(color)}{letter(color)}<span class="count">{n}</span>{chosen}</button>')
-    return f'<section class="supply" aria-label="Gem supply"><h2 class="sr-only">Gem supply</h2><div class="piles" data-grid="supply">{"".join(piles)}</div></section>'
+    return (f'<section class="supply" aria-label="Gem supply"><h2 class="sr-only">Gem supply</h2>'
+            f'<div class="piles" data-grid="supply">{"".join(piles)}</div></section>')
 
 
 def action_bar(app):
@@ -483,7 +510,8 @@ def holdings(app, seat, returnable=False):
         if returnable and shown > 0:
             hinted = " hinted" if app.hint and app.hint.get("action") == f"return {color}" else ""
             cells.append(f'<td><button type="button" class="ret{hinted}" id="tok-{color}"'
-                         f'{attrs(data_act="return", data_color=color, aria_label=f"Return a {color} token (you hold {shown})")}>'
+                         + attrs(data_act="return", data_color=color,
+                                 aria_label=f"Return a {color} token (you hold {shown})") + '>'
                          f'{lettered(color)}{drawn(shown)}</button></td>')
         else:
             cells.append(f'<td class="n{zero}">{shown}</td>')
@@ -491,7 +519,8 @@ def holdings(app, seat, returnable=False):
     return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
             f'<colgroup><col class="lab"><col span="6"></colgroup>'
             f'<thead><tr><td></td>{head}</tr></thead><tbody>'
-            f'<tr><th scope="row"><span class="lab-long">Tokens </span><b class="count{over}" title="Tokens held">{count}'
+            f'<tr><th scope="row"><span class="lab-long">Tokens </span>'
+            f'<b class="count{over}" title="Tokens held">{count}'
             f'{"/10" if seat == app.person else ""}</b></th>'
             f'{"".join(cells)}</tr>'
             f'<tr><th scope="row"><span class="lab-long">Bonuses</span><span class="lab-short card-ico" '
@@ -545,7 +574,9 @@ def my_area(app):
     active = " active" if g.current_player == app.person and not g.is_over else ""
     bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")} bought ›</span>')
     return f"""<section class="seat mine{active}" id="seat-{app.person}" aria-label="Your area">
-<header class="seat-head"><h2>{esc(app.name(app.person))}</h2>{bought}<span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
+<header class="seat-head"><h2>{esc(app.name(app.person))}</h2>{bought}\
+<span class="prestige" role="img" aria-label="Your prestige: {p.points} points">\
+{p.points}<small>pts</small></span></header>
 {holdings(app, app.person, returnable)}
 <div class="line res-line"><span class="what">Reserved</span><div class="reserved">{''.join(reserved)}</div></div>
 {f'<div class="line"><span class="what">Nobles</span><div class="won">{nobles}</div></div>' if p.nobles else ''}
@@ -576,10 +607,14 @@ def opponent(app, seat):
         counts.append(words.plural(len(p.nobles), "noble"))
     counts = f'<span class="opp-counts" aria-hidden="true">{esc(" · ".join(counts))} </span>' if counts else ""
     title = f"{s['name']}, {pass_view.opponent_kind(s)}: {words.plural(p.points, 'point')}"
+    held = (f'<div class="line held"><span class="what">{held_label(reserved, nobles)}</span>'
+            f'<div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else "")
     return f"""<section class="seat opp{active}{flashed}" id="seat-{seat}"{attrs(aria_label=title)}>
-<header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
+<header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2>\
+<span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>\
+{p.points}<small>pts</small></span></header>
 {holdings(app, seat)}
-{f'<div class="line held"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
+{held}
 {last_move(app, seat, counts)}
 {inspect_button(app, seat)}
 </section>"""
@@ -752,11 +787,13 @@ def dialog(app):
     else:
         buy_problem = app.buy_problem(card)
         res_problem = app.reserve_problem()
-        buttons.append(f'<button type="button" class="primary" id="buy" data-act="buy"'
-                       f'{attrs(aria_disabled="true" if buy_problem else None, aria_describedby="buy-why" if buy_problem else None)}>Buy</button>')
+        buttons.append('<button type="button" class="primary" id="buy" data-act="buy"'
+                       + attrs(aria_disabled="true" if buy_problem else None,
+                               aria_describedby="buy-why" if buy_problem else None) + '>Buy</button>')
         if s["where"] == "market":
-            buttons.append(f'<button type="button" class="secondary" id="reserve" data-act="reserve"'
-                           f'{attrs(aria_disabled="true" if res_problem else None, aria_describedby="res-why" if res_problem else None)}>Reserve</button>')
+            buttons.append('<button type="button" class="secondary" id="reserve" data-act="reserve"'
+                           + attrs(aria_disabled="true" if res_problem else None,
+                                   aria_describedby="res-why" if res_problem else None) + '>Reserve</button>')
         buttons.append(secondary("close", "Close", id_="close"))
         if buy_problem and can:
             buttons.append(f'<p class="why-not" id="buy-why">Buy: {esc(buy_problem)}</p>')
@@ -769,7 +806,8 @@ def dialog(app):
 <div class="dialog card-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
 <h2 id="dlg-title">{esc(where)}: level {card.level} {esc(card.bonus)} card</h2>
 <div class="dialog-body">
-<div class="card big bonus-{card.bonus}{' affordable' if can else ''}" role="img"{attrs(aria_label=card.describe())}>{card_face(card, dots=True)}</div>
+<div class="card big bonus-{card.bonus}{' affordable' if can else ''}" role="img"\
+{attrs(aria_label=card.describe())}>{card_face(card, dots=True)}</div>
 <div class="dialog-info">{table}{gold_line}</div>
 </div>
 <div class="dialog-buttons">{''.join(buttons)}</div>
@@ -787,9 +825,10 @@ def deck_dialog(app, level):
         buttons.append(secondary("cancel", "Back", id_="back-dialog"))
     else:
         problem = app.reserve_problem()
-        buttons.append(f'<button type="button" class="primary" id="reserve" data-act="reserve"'
-                       f'{attrs(aria_disabled="true" if problem else None, aria_describedby="res-why" if problem else None)}>'
-                       f'Reserve the top card</button>')
+        buttons.append('<button type="button" class="primary" id="reserve" data-act="reserve"'
+                       + attrs(aria_disabled="true" if problem else None,
+                               aria_describedby="res-why" if problem else None) + '>'
+                       'Reserve the top card</button>')
         buttons.append(secondary("close", "Close", id_="close"))
         if problem:
             buttons.append(f'<p class="why-not" id="res-why">{esc(problem)}</p>')
@@ -836,15 +875,22 @@ def end_dialog(app):
         tie = "<p>Tied on points and on bought cards: the victory is shared.</p>"
     people_won = [i for i in winners if not app.seats[i]["bot"]]
     party = celebration() if people_won else ""
+    made = "".join(f'<li><b>{esc(app.name(i))}</b> {points_made(app, i)}</li>' for i in order)
     return f"""<div class="scrim"></div>
-<div class="dialog end-dialog{' person-won' if people_won else ''}" role="dialog" aria-modal="true" aria-labelledby="end-title" id="end">
+<div class="dialog end-dialog{' person-won' if people_won else ''}" role="dialog" aria-modal="true" \
+aria-labelledby="end-title" id="end">
 {party}<h2 id="end-title">{esc(headline(app))}</h2>
-<table class="scores"><caption>Final scores</caption><thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th><th scope="col">Cards</th><th scope="col">Nobles</th><th scope="col"><span class="sr-only">Result</span></th></tr></thead>
+<table class="scores"><caption>Final scores</caption>\
+<thead><tr><th scope="col">Player</th>{games_head}<th scope="col">{points_head}</th>\
+<th scope="col">Cards</th><th scope="col">Nobles</th>\
+<th scope="col"><span class="sr-only">Result</span></th></tr></thead>
 <tbody>{''.join(rows)}</tbody></table>
-<ul class="made" aria-label="What made the points">{''.join(f'<li><b>{esc(app.name(i))}</b> {points_made(app, i)}</li>' for i in order)}</ul>
+<ul class="made" aria-label="What made the points">{made}</ul>
 {tie}
 {learn_view.copy_link(app)}
-<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
+<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>\
+{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}\
+{records_io.export_button("export-end")}</div>
 </div>"""
 
 

@@ -136,7 +136,8 @@ def _empty(context, site_url):
         page.close()
     cleaner = context.new_page()
     try:
-        cleaner.goto(site_url + "assets/manifest.webmanifest")  # a document of the site's origin that does not boot the game
+        # a document of the site's origin that does not boot the game
+        cleaner.goto(site_url + "assets/manifest.webmanifest")
         cleaner.evaluate(CLEAR_STORAGE_JS)
     finally:
         cleaner.close()

@@ -16,7 +16,9 @@ MOVING_JS = """() => {
       const cs = getComputedStyle(el, pseudo);
       const animated = cs.animationName !== 'none' && parseFloat(cs.animationDuration) > 0;
       const transition = cs.transitionDuration.split(',').some(d => parseFloat(d) > 0);
-      if (animated || transition) moving.push([el.id, el.className.baseVal ?? el.className, el.tagName].filter(Boolean).join(' ') + (pseudo || ''));
+      if (animated || transition)
+        moving.push([el.id, el.className.baseVal ?? el.className, el.tagName].filter(Boolean).join(' ')
+                    + (pseudo || ''));
     }
   }
   return moving;
@@ -28,7 +30,8 @@ def test_reduced_motion_turns_every_animation_off(page):
     start(page, opponents=1, starts="You", seed=21)
     play_turn(page)
     settle(page)  # the bot's move is highlighted (the flash animation)
-    page.evaluate("() => document.body.insertAdjacentHTML('beforeend', '<span class=\"spinner\" id=\"test-spin\"></span>')")
+    page.evaluate("() => document.body.insertAdjacentHTML('beforeend',"
+                  " '<span class=\"spinner\" id=\"test-spin\"></span>')")
     page.emulate_media(reduced_motion="no-preference")
     moving = page.evaluate(MOVING_JS)
     assert any(m.startswith("test-spin") for m in moving) and any("flash" in m for m in moving), moving  # sees motion

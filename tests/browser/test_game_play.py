@@ -27,7 +27,8 @@ import splendor
 EVIL = "<img src=x onerror=alert(1)>"
 # Every text the status line shows from now on, in window.statuses.
 STATUS_WATCH_JS = """() => { window.statuses = [];
-  new MutationObserver(() => { const s = document.getElementById('status'); if (s) window.statuses.push(s.textContent); })
+  new MutationObserver(() => {
+    const s = document.getElementById('status'); if (s) window.statuses.push(s.textContent); })
     .observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
 
 

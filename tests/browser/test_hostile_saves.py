@@ -37,7 +37,8 @@ CASES = {
                                 "cannot be replayed by the rules"),
     "older version": (json.dumps(a_save(version=0)), "older version of this page"),
     "newer version": (json.dumps(a_save(version=2)), "newer version of this page"),
-    "too many tokens": (json.dumps(a_save(record=record_over_ten_tokens())), "you hold 12 tokens: return 2 tokens first"),
+    "too many tokens": (json.dumps(a_save(record=record_over_ten_tokens())),
+                        "you hold 12 tokens: return 2 tokens first"),
     "a card twice": (json.dumps(a_save(record=record_card_twice())), "is not in the market"),
 }
 
@@ -74,7 +75,8 @@ def test_each_damaged_save_is_told_kept_aside_and_a_game_goes_on(page, site_url,
 FULL_JS = """() => {
   const real = Storage.prototype.setItem;
   Storage.prototype.setItem = function (key, value) {
-    if (String(key).startsWith('splendor.')) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    if (String(key).startsWith('splendor.'))
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     return real.call(this, key, value);
   };
 }"""

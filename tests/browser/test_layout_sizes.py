@@ -27,12 +27,14 @@ SIZES = {
 
 # Every box a turn needs, in CSS px of the viewport (getBoundingClientRect), with what must hold of it.
 REGIONS_JS = """() => {
-  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, r.width, r.height]; };
+  const box = (el) => {
+    const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, r.width, r.height]; };
   const named = (name) => document.querySelector(`[aria-label="${name}"]`);
   const out = {};
   for (const name of ['Nobles', 'Market', 'Gem supply', 'Your move', 'Your area']) out[name] = box(named(name));
   document.querySelectorAll('.opponents > section').forEach((el, i) => { out['opponent ' + (i + 1)] = box(el); });
-  document.querySelectorAll('[data-grid="market"] button, .market .card').forEach((el) => { out['market ' + (el.id || el.className)] = box(el); });
+  document.querySelectorAll('[data-grid="market"] button, .market .card')
+    .forEach((el) => { out['market ' + (el.id || el.className)] = box(el); });
   return out;
 }"""
 TARGETS_JS = """() => [...document.querySelectorAll(
@@ -43,9 +45,11 @@ COST_JS = """() => [...document.querySelectorAll('.market .card')].flatMap((card
   const c = card.getBoundingClientRect();
   return [...card.querySelectorAll('.cost .pip, .cost .pip .pl')].map((el) => el.getBoundingClientRect())
     .filter((r) => r.left < c.left - .5 || r.top < c.top - .5 || r.right > c.right + .5 || r.bottom > c.bottom + .5)
-    .map((r) => `${card.getAttribute('aria-label')}: a chip at ${r.top - c.top | 0}..${r.bottom - c.top | 0} of ${c.height | 0} px`);
+    .map((r) => `${card.getAttribute('aria-label')}: a chip at ${r.top - c.top | 0}..${r.bottom - c.top | 0}`
+      + ` of ${c.height | 0} px`);
 })"""
-DIGITS_JS = """() => [...document.querySelectorAll('.market .pip b')].map((el) => parseFloat(getComputedStyle(el, '::before').fontSize))"""
+DIGITS_JS = """() => [...document.querySelectorAll('.market .pip b')]
+  .map((el) => parseFloat(getComputedStyle(el, '::before').fontSize))"""
 
 
 def check_one_screen(page, where):

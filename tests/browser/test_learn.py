@@ -29,7 +29,7 @@ def storage_get(page, key):
     return json.loads(text) if text else None
 
 
-# -- How to play --------------------------------------------------------------------------------------------------------
+# -- How to play ----------------------------------------------------------------------------------------------------
 def read_the_guide(page, site_url=None):
     """Open the guide from the table, page through it, close it with Escape and with its button (with
     ``site_url``, axe checks its first page too)."""

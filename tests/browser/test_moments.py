@@ -13,7 +13,7 @@ import json
 import re
 
 import pytest
-from game_driver import SAVE_KEY, open_game, open_save, open_with_storage, play_turn, press_on, saved, settle, start
+from game_driver import SAVE_KEY, open_game, open_with_storage, play_turn, press_on, saved, settle, start
 from test_motion import noble_buy_save
 from test_pass_play import SETTLED_JS as PASS_SETTLED_JS, near_end_save as pass_play_save
 

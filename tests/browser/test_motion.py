@@ -19,7 +19,8 @@ HEARD_JS = """() => {
   window.__said = []; window.__banners = [];
   new MutationObserver(() => window.__said.push(document.getElementById('announce').textContent))
     .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true});
-  new MutationObserver(() => { const m = document.getElementById('moment'); if (m) window.__banners.push(m.textContent); })
+  new MutationObserver(() => {
+    const m = document.getElementById('moment'); if (m) window.__banners.push(m.textContent); })
     .observe(document.getElementById('app'), {childList: true, subtree: true});
 }"""
 RUNNING_JS = "() => document.getAnimations().filter(a => String(a.id).startsWith('fly-')).map(a => a.id)"
@@ -65,7 +66,8 @@ def test_tokens_fly_and_a_bot_reply_waits_for_the_person_move_to_be_seen(page):
     page.wait_for_function("() => document.body.dataset.worker === '1'")  # a bot answering at its fastest
     page.evaluate("""() => { window.__started = [];
       const animate = Element.prototype.animate;  // every animation started, whoever starts it
-      Element.prototype.animate = function (...args) { window.__started.push(this.className); return animate.apply(this, args); };
+      Element.prototype.animate = function (...args) {
+        window.__started.push(this.className); return animate.apply(this, args); };
     }""")
     take_three(page)
     started = page.evaluate("() => window.__started")
@@ -98,7 +100,8 @@ FRAMES_JS = """() => {
   };
   requestAnimationFrame(step);
 }"""
-COUNTS_JS = "() => ['white', 'blue', 'green', 'red', 'black'].map(c => document.querySelector('#pile-' + c + ' .count').textContent)"
+COUNTS_JS = ("() => ['white', 'blue', 'green', 'red', 'black']"
+             ".map(c => document.querySelector('#pile-' + c + ' .count').textContent)")
 
 
 def test_a_move_flies_at_once_and_the_page_settles_when_its_pieces_land(page):

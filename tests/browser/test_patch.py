@@ -1,6 +1,6 @@
 """The page redraws only what changed (assets/patch.js): what a tap leaves alone stays the very same element and its
-HTML is not even parsed again, and the page is exactly what putting the view's HTML in with innerHTML would make (checked at every redraw of a whole game in
-test_game_play.py)."""
+HTML is not even parsed again, and the page is exactly what putting the view's HTML in with innerHTML would make
+(checked at every redraw of a whole game in test_game_play.py)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,8 @@ def test_a_gem_tap_changes_only_what_it_changes(page):
         page.locator(f"#pile-{color}").click()
     page.get_by_role("button", name=re.compile(r"^Take ")).click()
     settle(page)
-    kept = page.evaluate("() => [...document.querySelectorAll('.log-list li')].findIndex((li) => li.__kept === 'newest')")
+    kept = page.evaluate("() => [...document.querySelectorAll('.log-list li')]"
+                         ".findIndex((li) => li.__kept === 'newest')")
     now = page.locator(".log-list li").count()
     assert now > lines and kept == now - lines  # the line that was newest, moved down by the lines added
     assert page.evaluate("() => window.splendorPatch.mismatches") == []

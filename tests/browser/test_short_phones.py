@@ -26,7 +26,8 @@ MARKET_JS = """() => Object.fromEntries([...document.querySelectorAll('.market .
 # number and a colour letter).
 CLASH_JS = """() => {
   const box = (e) => e.getBoundingClientRect();
-  const meet = (a, b) => a.left < b.right - .5 && b.left < a.right - .5 && a.top < b.bottom - .5 && b.top < a.bottom - .5;
+  const meet = (a, b) => a.left < b.right - .5 && b.left < a.right - .5
+    && a.top < b.bottom - .5 && b.top < a.bottom - .5;
   const out = [];
   let badges = 0;
   for (const card of document.querySelectorAll('.market .card')) {
@@ -35,7 +36,8 @@ CLASH_JS = """() => {
     if (badge) {
       badges++;
       for (const sel of ['.card-top .bonus', '.card-top .pts', '.cost .pip']) {
-        for (const e of card.querySelectorAll(sel)) if (meet(box(badge), box(e))) out.push(`${name}: the badge meets ${sel}`);
+        for (const e of card.querySelectorAll(sel))
+          if (meet(box(badge), box(e))) out.push(`${name}: the badge meets ${sel}`);
       }
     }
     const struck = [...card.querySelectorAll('.pip .was')], letters = [...card.querySelectorAll('.pip .pl')];
@@ -170,7 +172,8 @@ def test_the_buy_dialog_at_360_px_counts_the_gold_shows_everything_and_buys_in_t
     save = save_at(9, gold_buy)
     assert not save["settings"]["confirm"]  # the default: no last check
     game = splendor.replay(save["record"])
-    card = next(c for row in game.market for c in row if c and game.can_afford(c, 0) and game.default_payment(c)["gold"])
+    card = next(c for row in game.market for c in row
+                if c and game.can_afford(c, 0) and game.default_payment(c)["gold"])
     open_with_storage(page, {SAVE_KEY: json.dumps(save)})
     settle(page)
     page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(
@@ -179,7 +182,8 @@ def test_the_buy_dialog_at_360_px_counts_the_gold_shows_everything_and_buys_in_t
     frame = box(dialog)
     assert inside(frame, 360, 640)
     cut = dialog.evaluate("""(d) => { const f = d.getBoundingClientRect(); return [...d.querySelectorAll('*')]
-        .filter((e) => e.getClientRects().length && !e.closest('.sr-only')).filter((e) => { const r = e.getBoundingClientRect();
+        .filter((e) => e.getClientRects().length && !e.closest('.sr-only'))
+        .filter((e) => { const r = e.getBoundingClientRect();
           return r.width && (r.left < f.left - .5 || r.right > f.right + .5 || r.right > innerWidth + .5); })
         .map((e) => e.tagName + ' ' + e.textContent.slice(0, 30)); }""")
     assert cut == [], cut

@@ -118,7 +118,7 @@ def art(kind):
         return (f'<span class="art-group art-wrap">{_gems(*held)}'
                 f'<span class="art-gem art-out">{_gems("green")}</span><small>11 held: give 1 back</small></span>')
     if kind == "nobles":
-        return (f'<span class="art-group">{_gems("white", "white", "white", "blue", "blue", "blue", "green", "green", "green")}'
+        return (f'<span class="art-group">{_gems(*["white"] * 3, *["blue"] * 3, *["green"] * 3)}'
                 f'<small>bonuses from bought cards</small></span><span class="art-op">→</span>{_noble("3w3u3g")}')
     if kind == "end":
         return ('<table class="art-table"><thead><tr><th scope="col">Player</th><th scope="col">Points</th>'
@@ -145,7 +145,8 @@ def render(app):
     nxt = (f'<button type="button" class="primary" id="howto-next" data-act="howto-page" data-page="{i + 1}">'
            f'Next: {esc(PAGES[i + 1]["tab"])}</button>' if i + 1 < len(PAGES) else "")
     return f"""<div class="scrim" data-act="howto-close"></div>
-<div class="dialog howto" role="dialog" aria-modal="true" aria-labelledby="howto-title" aria-describedby="howto-step" id="howto">
+<div class="dialog howto" role="dialog" aria-modal="true" aria-labelledby="howto-title" \
+aria-describedby="howto-step" id="howto">
 <h2 id="howto-title">How to play</h2>
 <nav class="howto-tabs" aria-label="Topics">{tabs}</nav>
 <section class="howto-page" aria-labelledby="howto-h">
@@ -153,5 +154,6 @@ def render(app):
 <div class="howto-art" role="img" aria-label="{esc(page["alt"])}">{art(page["art"])}</div>
 <ul class="howto-lines">{lines}</ul>
 </section>
-<div class="dialog-buttons">{prev}{nxt}<button type="button" class="secondary" id="howto-close" data-act="howto-close">Close</button></div>
+<div class="dialog-buttons">{prev}{nxt}\
+<button type="button" class="secondary" id="howto-close" data-act="howto-close">Close</button></div>
 </div>"""

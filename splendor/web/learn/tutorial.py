@@ -20,7 +20,7 @@ only, so a page without a guided game does not load it.
 import json
 from itertools import combinations
 
-from ...engine import COLORS, TOKEN_COLORS, Action
+from ...engine import COLORS, TOKEN_COLORS
 from ..records.storage import StorageError
 
 GUIDE_KEY = "splendor.guide.v1"

@@ -60,7 +60,8 @@ class DealLink:
             said = "; ".join(x for x in (people, bots) if x)
             parts.append(f"{n + 1} players" + (f" ({said})" if said else ""))
         if "starts" in s:
-            parts.append({"person": "you start", "bot": "a bot starts", "random": "a random player starts"}[s["starts"]])
+            starts = {"person": "you start", "bot": "a bot starts", "random": "a random player starts"}
+            parts.append(starts[s["starts"]])
         if "variants" in s:
             names = [v.replace("_", " ") for v in s["variants"]]
             parts.append("variants: " + _join(names) if names else "no variants")

@@ -1,5 +1,6 @@
 """Saving the game after every move and loading it back (a part of ``controller.App``): the save's format, the
-check of a save read from storage (a damaged one is kept aside and explained), the settings kept with it. Pure Python."""
+check of a save read from storage (a damaged one is kept aside and explained), the settings kept with it. Pure
+Python."""
 
 import json
 

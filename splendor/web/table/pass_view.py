@@ -37,10 +37,14 @@ def render_handover(app, logo=""):
     return f"""<div class="app pass-screen">
 <header class="topbar"><h1 class="title">{logo}Splendor</h1></header>
 <main class="pass" id="main">
-<div class="pass-card" role="dialog" aria-modal="true" aria-labelledby="pass-title" aria-describedby="pass-help" id="pass">
+<div class="pass-card" role="dialog" aria-modal="true" aria-labelledby="pass-title" aria-describedby="pass-help" \
+id="pass">
 <h2 id="pass-title">Pass to {esc(name)}</h2>
-<p id="pass-help">The table is hidden while the device changes hands, so nobody sees another player's hidden reserved cards. {esc(name)}, tap when you hold the device. {esc(round_words)}</p>
-<div class="dialog-buttons"><button type="button" class="primary btn-large" data-act="pass-ok" id="pass-ok">I am {esc(name)}: show my turn</button>{undo}</div>
+<p id="pass-help">The table is hidden while the device changes hands, so nobody sees another player's hidden \
+reserved cards. {esc(name)}, tap when you hold the device. {esc(round_words)}</p>
+<div class="dialog-buttons">\
+<button type="button" class="primary btn-large" data-act="pass-ok" id="pass-ok">I am {esc(name)}: show my turn</button>\
+{undo}</div>
 {said}
 </div>
 </main>

@@ -5,9 +5,10 @@ each other. Pure Python.
 >>> clean_name("  Ann   Lee ", "You")
 'Ann Lee'
 
-Pass and play: each seat a person (with a name) or a bot (with a level), checked in words. The new-game screen keeps, for each seat after the first, a choice among the bot levels and ``"person"``
-(``settings["levels"][i]``) and the name typed for a person (``settings["names"][i]``); the first seat is always a
-person (``settings["name"]``). ``seats_from_settings`` turns that into the controller's seat list
+Pass and play: each seat a person (with a name) or a bot (with a level), checked in words. The new-game screen
+keeps, for each seat after the first, a choice among the bot levels and ``"person"`` (``settings["levels"][i]``)
+and the name typed for a person (``settings["names"][i]``); the first seat is always a person
+(``settings["name"]``). ``seats_from_settings`` turns that into the controller's seat list
 ``[{"name": ..., "bot": None | level}, ...]`` or raises :class:`SeatProblem` with a sentence for the person;
 ``check_seats`` checks a seat list read from a save, a game file or a link the same way.
 

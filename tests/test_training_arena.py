@@ -198,7 +198,7 @@ def test_bot_style_tool_replays_the_arena_game_by_game(capsys):
     out = capsys.readouterr().out
     assert re.findall(r"^game (\d+): rounds (\d+)$", out, re.M) == [(str(r["k"] + 1), str(r["rounds"])) for r in games]
     wins = sum(len([s for s in r["winners"] if r["seats"][s] == 0]) / len(r["winners"]) for r in games)
-    assert f"vs easy, 3 players, 3 iterations" in out and f"hard wins {wins / 3:.1%}" in out
+    assert "vs easy, 3 players, 3 iterations" in out and f"hard wins {wins / 3:.1%}" in out
     # how each bot plays, apart: its seats, its points at the end (the arena's mean points), its actions
     def mean_points(tuned):
         return statistics.fmean(r["scores"][s] for r in games for s in range(3) if (r["seats"][s] == 0) == tuned)
