@@ -39,7 +39,8 @@ def test_the_experts_model_file_is_what_the_expert_plays():
     """MODEL_FILE is what the expert level plays: the training command's linear model, the only model file under
     splendor/ai (a file of the self-play command, value and prior, takes its place when one is shown stronger)."""
     folder = os.path.dirname(learned.MODEL_FILE)
-    assert sorted(n for n in os.listdir(folder) if n.endswith(".json")) == [os.path.basename(learned.MODEL_FILE)]
+    assert sorted(n for n in os.listdir(folder) if n.endswith(".json")) == sorted(
+        [os.path.basename(learned.MODEL_FILE), "expert_net.json"])  # the model, and the 2-player network
     value, policy = learned.load_expert()
     assert learned.load_expert() == (value, policy)  # read once
     assert policy is None and value.to_dict()["base"] == load_model().to_dict()["base"]
@@ -229,7 +230,7 @@ def test_the_tree_offers_the_scorers_best_of_every_legal_move(monkeypatch):
         return got
 
     monkeypatch.setattr(tree, "_offers", spy)
-    get_bot("expert").decide(obs, random.Random(3), Budget(iterations=120))
+    ExpertBot(net=None).decide(obs, random.Random(3), Budget(iterations=120))  # the tree search
     outside = 0
     for g, scorer, got in seen:
         legal = g.legal_actions()
@@ -238,7 +239,7 @@ def test_the_tree_offers_the_scorers_best_of_every_legal_move(monkeypatch):
         kept = {str(a) for a in prune(g, legal, scorer)}
         outside += any(str(a) not in kept for a in got)
     assert seen and outside > 0, (outside, len(seen))
-    again = get_bot("expert")
+    again = ExpertBot(net=None)
     first = again.decide(obs, random.Random(3), Budget(iterations=120))
     second = again.decide(obs, random.Random(3), Budget(iterations=120))
     assert str(first[0]) == str(second[0]) and first[1]["candidates"] == second[1]["candidates"]

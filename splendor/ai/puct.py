@@ -20,6 +20,7 @@ import math
 
 from ..engine.actions import Action
 from ..engine.cards import TOKEN_COLORS
+from ..engine.rules import WINNING_POINTS
 
 from .search import resample
 
@@ -96,6 +97,37 @@ class _Node:
     __slots__ = ("game", "mover", "moves", "P", "N", "W", "kids", "n", "v0", "terminal")
 
 
+#: The least prior of a buy that brings its mover to the winning points: a network's prior can miss a move that
+#: ends the race (a cheap card that completes a noble), and a search that never tries it cannot see the end.
+FINISHER_PRIOR = 0.5
+
+
+def _finishers_first(game, moves, priors):
+    """``priors`` with every buy that brings the mover to WINNING_POINTS (a noble it completes counted) raised to at
+    least FINISHER_PRIOR, all of them scaled back to a sum of 1; unchanged when there is none."""
+    p = game.player_list[game.current]
+    if p.points + 5 + 3 < WINNING_POINTS:  # no card is worth more than 5, no noble more than 3
+        return priors
+    out = None
+    for i, a in enumerate(moves):
+        if a.kind != "buy":
+            continue
+        pts = p.points + a.card.points
+        if pts < WINNING_POINTS and pts + 3 >= WINNING_POINTS:
+            bon = p.bon[:]
+            bon[a.card.bonus_i] += 1
+            if any(all(bon[c] >= n for c, n in nb.needs) for nb in game.noble_list):
+                pts += 3
+        if pts >= WINNING_POINTS and priors[i] < FINISHER_PRIOR:
+            if out is None:
+                out = list(priors)
+            out[i] = FINISHER_PRIOR
+    if out is None:
+        return priors
+    total = sum(out)
+    return [v / total for v in out]
+
+
 def make_node(game, moves=None, priors=None, value=0.0):
     """A tree position for ``game`` (after a move and its turn's end): at the end of the game its result; otherwise
     ``moves`` with their ``priors`` and ``value``, the evaluator's for the mover."""
@@ -111,7 +143,7 @@ def make_node(game, moves=None, priors=None, value=0.0):
     node.terminal = False
     node.mover = game.current
     node.moves = moves
-    node.P = priors
+    node.P = _finishers_first(game, moves, priors)
     node.N = [0] * len(moves)
     node.W = [0.0] * len(moves)
     node.kids = [None] * len(moves)
