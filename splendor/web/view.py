@@ -139,6 +139,9 @@ def noble_tile(app, noble, choosable=False, verb=""):
 # -- whole screens ------------------------------------------------------------------------------------------------------
 def render(app):
     """The whole page body for the app's current screen."""
+    if app.screen == "review" and app.review is not None:
+        from .review.review_view import render_review
+        return render_review(app, logo())
     if app.screen == "setup" or app.game is None:
         return render_setup(app)
     if app.handover is not None and not app.showing:
@@ -208,6 +211,7 @@ def render_setup(app):
 </form>
 {records_io.import_control(app)}
 {learn_view.record_panel(app)}
+{finished_list(app)}
 </main>
 {learn_view.howto_dialog(app)}
 </div>"""
@@ -844,7 +848,7 @@ def end_dialog(app):
 <ul class="made" aria-label="What made the points">{''.join(f'<li><b>{esc(app.name(i))}</b> {points_made(app, i)}</li>' for i in order)}</ul>
 {tie}
 {learn_view.copy_link(app)}
-<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
+<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>{secondary("new-game", "New game", id_="end-new")}{secondary("review", "Review this game", id_="review-game")}{secondary("hide-end", "See the board", id_="hide-end")}{records_io.export_button("export-end")}</div>
 </div>"""
 
 
@@ -881,3 +885,20 @@ def headline(app):
     if winners[0] == app.person and app.solo:
         return "You win!"
     return f"{app.name(winners[0])} wins"
+
+
+def finished_list(app):
+    """The record's list of finished games kept in this browser, each with a button that opens its review."""
+    games = app.finished.games()
+    if not games:
+        return ""
+    rows = []
+    for e in games:
+        scores = e.get("scores") or []
+        who = ", ".join(f"{esc(name)}{f' {scores[i]}' if i < len(scores) else ''}" for i, name in enumerate(e["names"]))
+        done = " (reviewed)" if e.get("review") else ""
+        rows.append(f'<li><span>{who} · {words.plural(len(e["record"]["actions"]), "move")}{done}</span>'
+                    f'<button type="button" class="secondary"{attrs(data_act="review", data_game=e["id"], aria_label=f"Review the game {who}")}>'
+                    'Review</button></li>')
+    return ('<section class="finished" aria-labelledby="finished-title" id="finished"><h2 id="finished-title">'
+            f'Finished games</h2><ul class="finished-list">{"".join(rows)}</ul></section>')

@@ -1,0 +1,223 @@
+"""The review screen's HTML: the chart of each player's chance to win after every turn (SVG, with its name and a text
+alternative), the steps through the game, the table after the turn shown, and the turning points as a list.
+Pure Python, escaped like view.py; the state is ``review.state.ReviewState``'s."""
+
+from ...engine.cards import COLORS, TOKEN_COLORS
+from ..table import words
+from ..table.faces import attrs, cap, card_face, drawn, esc, lettered
+
+#: The chart's drawing size (the SVG scales to its box) and the lines' looks: each seat its color and its dash, so
+#: the lines are told apart without color too.
+W, H, PAD_L, PAD_R, PAD_T, PAD_B = 640, 220, 40, 12, 12, 26
+DASHES = ("", "8 5", "2 4", "12 4 2 4")
+
+
+def pct(x):
+    return f"{round(100 * x)}%"
+
+
+def render_review(app, logo):
+    r = app.review
+    e = r["entry"]
+    done, total = app.review_progress()
+    turns = len(r["turns"])
+    if r["state"] == "computing":
+        status = (f'<div class="rv-progress" role="status"><label for="rv-bar">Reviewing the game… '
+                  f'{done} of {total} positions</label><progress id="rv-bar" max="{total}" value="{done}">'
+                  f'{done} of {total}</progress>'
+                  f'<button type="button" class="secondary" data-act="review-cancel" id="review-cancel">Cancel</button>'
+                  f'</div>')
+    elif r["state"] in ("cancelled", "failed"):
+        why = "The review was cancelled." if r["state"] == "cancelled" else f"The review failed: {r['error']}."
+        status = (f'<div class="rv-progress" role="status"><p>{esc(why)}</p><button type="button" class="primary" '
+                  f'data-act="review-retry" id="review-retry">Review again</button></div>')
+    else:
+        status = ""
+    back = "Back to the results" if r["back"] == "game" else "Back"
+    title = " vs ".join(e["names"])
+    return f"""<div class="app review-screen">
+<header class="topbar">
+<h1 class="title">{logo}<span class="title-word">Game review</span></h1>
+<p class="status rv-who">{esc(title)}</p>
+<nav class="tools" aria-label="Review"><button type="button" class="tool" data-act="review-close" id="review-close">{esc(back)}</button></nav>
+</header>
+<main class="review" id="main">
+<section class="rv-chart-box" aria-labelledby="rv-chart-title">
+<h2 id="rv-chart-title">Chance to win after each move</h2>
+{status}
+{chart(app) if r["data"] else ''}
+</section>
+{stepper(app, turns)}
+{table(app)}
+{turning_list(app) if r["data"] else ''}
+</main>
+</div>"""
+
+
+def chart(app):
+    r = app.review
+    data = r["data"]
+    names = r["entry"]["names"]
+    pos = data["positions"]
+    n = len(names)
+    last = len(pos) - 1
+    iw, ih = W - PAD_L - PAD_R, H - PAD_T - PAD_B
+
+    def x(k):
+        return PAD_L + (iw * k / last if last else 0)
+
+    def y(v):
+        return PAD_T + ih * (1 - v)
+
+    grid = []
+    for v in (0, 0.5, 1):
+        grid.append(f'<line class="rv-grid" x1="{PAD_L}" x2="{W - PAD_R}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
+                    f'<text class="rv-axis" x="{PAD_L - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{pct(v)}</text>')
+    for k in range(0, last + 1, 10):
+        grid.append(f'<text class="rv-axis" x="{x(k):.1f}" y="{H - 8}" text-anchor="middle">{k}</text>')
+    lines = []
+    for s in range(n):
+        pts = " ".join(f"{x(k):.1f},{y(p['chances'][s]):.1f}" for k, p in enumerate(pos))
+        lines.append(f'<polyline class="rv-line rv-seat{s}" points="{pts}"'
+                     f'{attrs(stroke_dasharray=DASHES[s] or None)}/>')
+    marks = []
+    for tp in data["turning"]:
+        k = tp["turn"]
+        marks.append(f'<circle class="rv-mark" cx="{x(k):.1f}" cy="{y(tp["to"]):.1f}" r="5"/>')
+    step = r["step"]
+    cursor = (f'<line class="rv-cursor" x1="{x(step):.1f}" x2="{x(step):.1f}" y1="{PAD_T}" y2="{PAD_T + ih}"/>'
+              + "".join(f'<circle class="rv-dot rv-seat{s}" cx="{x(step):.1f}" cy="{y(pos[step]["chances"][s]):.1f}" r="4"/>'
+                        for s in range(n)))
+    # one tap target per position, as wide as its share of the chart (a tap picks the move nearest to it)
+    width = iw / last if last else iw
+    hits = "".join(f'<rect class="rv-hit" x="{x(k) - width / 2:.1f}" y="0" width="{width:.1f}" height="{H}"'
+                   f'{attrs(data_act="review-step", data_to=k)}><title>After move {k}</title></rect>'
+                   for k in range(last + 1))
+    summary = chart_summary(app)
+    legend = "".join(f'<li class="rv-key rv-seat{s}"><svg viewBox="0 0 24 8" aria-hidden="true"><line x1="0" x2="24" '
+                     f'y1="4" y2="4"{attrs(stroke_dasharray=DASHES[s] or None)}/></svg>{esc(names[s])} '
+                     f'<b>{pct(pos[step]["chances"][s])}</b></li>' for s in range(n))
+    return (f'<figure class="rv-figure"><svg class="rv-chart" id="rv-chart" viewBox="0 0 {W} {H}" role="img" '
+            f'aria-labelledby="rv-chart-name" aria-describedby="rv-chart-desc" preserveAspectRatio="none">'
+            f'<title id="rv-chart-name">Each player\'s chance to win after every move</title>'
+            f'<desc id="rv-chart-desc">{esc(summary)}</desc>'
+            f'{"".join(grid)}{"".join(lines)}{"".join(marks)}{cursor}{hits}</svg>'
+            f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}</ul>'
+            f'<p class="rv-alt">Tap the chart to see the table after that move; the turning points are listed '
+            f'below.</p></figcaption></figure>')
+
+
+def chart_summary(app):
+    r = app.review
+    pos = r["data"]["positions"]
+    names = r["entry"]["names"]
+    out = []
+    for s, name in enumerate(names):
+        series = [p["chances"][s] for p in pos]
+        low = min(range(len(series)), key=lambda k: series[k])
+        high = max(range(len(series)), key=lambda k: series[k])
+        out.append(f"{name}: {pct(series[0])} at the deal, highest {pct(series[high])} after move {high}, lowest "
+                   f"{pct(series[low])} after move {low}, {pct(series[-1])} at the end.")
+    return " ".join(out)
+
+
+def stepper(app, turns):
+    r = app.review
+    step = r["step"]
+    e = r["entry"]
+
+    def btn(to, label, short, id_, off):
+        return (f'<button type="button" class="secondary rv-btn" id="{id_}"'
+                f'{attrs(data_act="review-step", data_to=to, aria_label=label, aria_disabled="true" if off else None)}>'
+                f'{short}</button>')
+
+    buttons = (btn("start", "The deal", "⏮", "review-first", step == 0)
+               + btn(max(0, step - 1), "Previous move", "◀ Prev", "review-prev", step == 0)
+               + f'<p class="rv-where" id="review-where" aria-live="polite">{"The deal" if step == 0 else f"After move {step} of {turns}"}</p>'
+               + btn(min(turns, step + 1), "Next move", "Next ▶", "review-next", step == turns)
+               + btn("end", "The end", "⏭", "review-last", step == turns))
+    said = []
+    if step:
+        seat = r["turns"][step - 1][2]
+        for sentence, why in app.review_turn_words():
+            said.append(f'<li>{esc(sentence)}{f" <span class=rv-why>({esc(why)})</span>" if why else ""}</li>')
+        better = r["data"]["positions"][step].get("better") if r["data"] else None
+        if better:
+            played = r["data"]["positions"][step]["played"]
+            said.append(f'<li class="rv-better"><b>Better:</b> {esc(cap(better["words"]))} '
+                        f'(chance to win {pct(better["chance"])} instead of {pct(played)})</li>')
+        mover = f'Move {step}: {esc(e["names"][seat])}'
+    else:
+        mover = "The deal"
+    return (f'<section class="rv-steps" aria-labelledby="rv-steps-title"><h2 id="rv-steps-title" class="sr-only">'
+            f'Step through the game</h2><div class="rv-nav">{buttons}</div>'
+            f'<div class="rv-move"><h3>{mover}</h3><ul>{"".join(said)}</ul></div></section>')
+
+
+def table(app):
+    """The table after the step shown: nobles, market and decks, supply, every player (everything shown: the game
+    is over)."""
+    r = app.review
+    g = app.review_game()
+    names = r["entry"]["names"]
+    nobles = "".join(f'<div class="noble rv-noble" role="img"{attrs(aria_label=nb.describe())}>{drawn(3, cls="noble-pts")}'
+                     f'<span class="reqs" aria-hidden="true">'
+                     + "".join(f'<span class="req req-{COLORS[i]}">{lettered(COLORS[i])}{drawn(k, "b")}</span>'
+                               for i, k in nb.needs) + '</span></div>' for nb in g.nobles)
+    rows = []
+    for level in (3, 2, 1):
+        cards = []
+        for card in g.market[level - 1]:
+            if card is None:
+                cards.append('<div class="mini slot" role="img" aria-label="Empty place"></div>')
+            else:
+                cards.append(f'<div class="mini rv-card bonus-{card.bonus}" role="img"{attrs(aria_label=card.describe(), data_code=card.code)}>'
+                             f'{card_face(card)}</div>')
+        rows.append(f'<div class="rv-row" role="group" aria-label="Level {level} cards"><span class="rv-deck lvl-{level}" '
+                    f'role="img" aria-label="Level {level} deck: {g.deck_sizes[level - 1]} cards left">'
+                    f'{g.deck_sizes[level - 1]}</span>{"".join(cards)}</div>')
+    supply = "".join(f'<li>{lettered(c)}<b>{g.supply[c]}</b><span class="sr-only"> {c}</span></li>' for c in TOKEN_COLORS)
+    seats = []
+    for s, p in enumerate(g.players):
+        active = " active" if g.current_player == s and not g.is_over else ""
+        toks = "".join(f'<td class="n{" zero" if not p.tokens[c] else ""}">{p.tokens[c]}</td>' for c in TOKEN_COLORS)
+        bons = "".join(f'<td class="n{" zero" if not p.bonuses[c] else ""}">{p.bonuses[c]}</td>' for c in COLORS)
+        head = "".join(f'<th scope="col">{lettered(c)}<span class="sr-only">{c}</span></th>' for c in TOKEN_COLORS)
+        reserved = "".join(f'<div class="mini bonus-{c.bonus}" role="img"{attrs(aria_label="Reserved: " + c.describe())}>'
+                           f'{card_face(c)}</div>' for c in p.reserved)
+        nob = f' · {words.plural(len(p.nobles), "noble")}' if p.nobles else ""
+        seats.append(f'<section class="rv-seat{active} rv-seat{s}" aria-label="{esc(names[s])}: {p.points} points">'
+                     f'<h3><i class="rv-swatch" aria-hidden="true"></i>{esc(names[s])} <b>{p.points}</b> <small>pts{nob}</small></h3>'
+                     f'<table class="holdings"><caption class="sr-only">{esc(names[s])}\'s tokens and bonuses</caption>'
+                     f'<thead><tr><td></td>{head}</tr></thead><tbody><tr><th scope="row">Tokens</th>{toks}</tr>'
+                     f'<tr><th scope="row">Bonuses</th>{bons}<td></td></tr></tbody></table>'
+                     f'{f"<div class=rv-res>{reserved}</div>" if reserved else ""}</section>')
+    step = r["step"]
+    return (f'<section class="rv-table" aria-label="The table {"at the deal" if step == 0 else f"after move {step}"}">'
+            f'<div class="rv-board"><div class="noble-row rv-nobles">{nobles}</div>{"".join(rows)}'
+            f'<ul class="rv-supply" aria-label="Tokens in the supply">{supply}</ul></div>'
+            f'<div class="rv-seats">{"".join(seats)}</div></section>')
+
+
+def turning_list(app):
+    r = app.review
+    names = r["entry"]["names"]
+    people = set(r["entry"]["people"])
+    items = []
+    for tp in r["data"]["turning"]:
+        k = tp["turn"]
+        who = names[tp["seat"]]
+        mover = names[tp["mover"]]
+        text = f"{mover} played: {who}'s chance fell from {pct(tp['from'])} to {pct(tp['to'])}."
+        better = ""
+        if tp.get("better") and tp["mover"] in people:
+            b = tp["better"]
+            better = (f'<p class="rv-better"><b>Better:</b> {esc(cap(b["words"]))}. Chance to win {pct(b["chance"])} '
+                      f'instead of {pct(tp["played"])}.</p>')
+        items.append(f'<li><button type="button" class="secondary rv-tp"{attrs(data_act="review-step", data_to=k)}>'
+                     f'Move {k}</button><div><p>{esc(text)}</p>{better}</div></li>')
+    if not items:
+        items.append("<li><div><p>No move changed the chances much: an even game from the deal to the end.</p></div></li>")
+    return (f'<section class="rv-turning" aria-labelledby="rv-turning-title"><h2 id="rv-turning-title">Turning points'
+            f'</h2><ol>{"".join(items)}</ol><p class="rv-note">The chances are the expert bot\u2019s learned judgement of each '
+            f'position; a better move is the move it rates best among the bots\u2019 favourites.</p></section>')
