@@ -46,6 +46,9 @@ class Stub:
     def better_move(self, game, seat):
         return game.legal_actions()[0], "because the stub says so", 1.0
 
+    def move_chance(self, game, seat, action):
+        return 0.25
+
 
 def test_the_factory_gives_the_experts_value_model():
     ev = review_evaluator()
@@ -90,6 +93,7 @@ def test_the_stub_evaluators_better_move_is_named_for_the_persons_turns_only(gam
         seat = rev["moves"][t - 1]["seat"]
         if seat == 0 and e.get("better"):
             assert e["better"]["words"] == "because the stub says so" and e["better"]["chance"] == 1.0
+            assert e["played"] == 0.25
         if seat != 0:
             assert "better" not in e
 

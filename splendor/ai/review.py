@@ -7,8 +7,10 @@ the project has; swap that function's body to review with a better one). An eval
 - ``chances(game) -> [float]``: each seat's chance to win the position, summing to 1 over the seats (the result
   itself once the game is over);
 - ``better_move(game, seat) -> (action, words, chance)``: for the seat to act in ``game``, the move it rates best,
-  a sentence saying why (``explain``'s, to the person: "buys ...: it brings you to 9 points") and ``seat``'s chance
-  after that move and the rest of its turn (returns, a noble).
+  a sentence saying why (``explain``'s, to the person: "buys ...: it brings you to 9 points") and the chance it
+  gives ``seat``;
+- ``move_chance(game, seat, action) -> float``: the chance ``action`` gives ``seat``, judged as ``better_move``
+  judges its moves (the move played is compared with the better move this way).
 
 A *turn* is a seat's main action with the returns and the noble choice that follow it (a noble veto is a turn of
 its own). The review is plain JSON (:func:`review_game`), computed in pieces (:func:`review_chunk`, what the page's
@@ -19,6 +21,7 @@ the engine only: it runs in the page's worker on Pyodide.
 
 import json
 
+from ..engine import parse_action
 from ..engine.game import replay
 from .explain import explain_details
 from .heuristic import result_share
@@ -47,7 +50,7 @@ class LearnedEvaluator:
 
     name = "the expert's value model"
 
-    def __init__(self, model=None, candidates=8):
+    def __init__(self, model=None, candidates=8, replies=6):
         if model is None:
             from .learned import load_expert
             model = load_expert()[0]
@@ -56,6 +59,7 @@ class LearnedEvaluator:
         self.model = model
         self.scorer = Scorer(Weights(**HARD_WEIGHTS))
         self.candidates = candidates
+        self.replies = replies
 
     def chances(self, game):
         n = len(game._players)
@@ -63,13 +67,26 @@ class LearnedEvaluator:
             return _normal([result_share(game, s) for s in range(n)])
         return _normal(list(self.model.win_chances(game)))
 
-    def turn_chance(self, game, seat, action):
-        """``seat``'s chance after ``action`` and the rest of its turn, played as the scorer would."""
+    def move_chance(self, game, seat, action):
+        """``seat``'s chance after ``action`` (``seat`` to act in ``game``), the rest of its turn played as the scorer
+        would, and the next seat's most harmful reply among the scorer's ``replies`` best (one move of lookahead:
+        a reserve that blocks, a card left to the next seat, are seen)."""
         from .search import finish_turn
         g = game.copy()
         g.apply_unchecked(action)
         finish_turn(g, self.scorer)
-        return self.chances(g)[seat]
+        if g.phase_ == "over":
+            return self.chances(g)[seat]
+        legal = g.legal_actions()
+        if len(legal) > self.replies:
+            legal = [a for _, a in sorted(self.scorer.scores(g, g.current, legal), key=lambda t: -t[0])[: self.replies]]
+        worst = 1.0
+        for reply in legal:
+            h = g.copy()
+            h.apply_unchecked(reply)
+            finish_turn(h, self.scorer)
+            worst = min(worst, self.chances(h)[seat])
+        return worst
 
     def better_move(self, game, seat):
         legal = game.legal_actions()
@@ -78,7 +95,7 @@ class LearnedEvaluator:
         else:
             scored = self.scorer.scores(game, seat, legal)
             cands = [a for _, a in sorted(scored, key=lambda t: -t[0])[: self.candidates]]
-        best = max(((self.turn_chance(game, seat, a), i, a) for i, a in enumerate(cands)), key=lambda t: (t[0], -t[1]))
+        best = max(((self.move_chance(game, seat, a), i, a) for i, a in enumerate(cands)), key=lambda t: (t[0], -t[1]))
         chance, _, action = best
         try:
             words = explain_details(game.observation(seat), action, None, voice="you")["sentence"]
@@ -121,7 +138,6 @@ def _fresh(record):
 
 
 def _apply(game, text, k):
-    from ..engine import parse_action
     try:
         game.apply(parse_action(game, text))
     except ValueError as exc:
@@ -140,8 +156,8 @@ def position_after(record, turn):
 # -- computing ------------------------------------------------------------------------------------------------------
 def review_chunk(record, people, start, stop, evaluator=None):
     """The review's entries for positions ``start..stop-1`` (position 0: the deal; position t: after turn t), each
-    ``{"chances": [...]}``, and for a turn played by one of ``people`` (seats) also ``"played"`` (that seat's
-    chance after its turn as played) and ``"better"`` (``{"action", "words", "chance"}``, or None when the move
+    ``{"chances": [...]}``, and for a turn played by one of ``people`` (seats) also ``"played"`` (the chance the
+    move played gives that seat, by the evaluator's ``move_chance``) and ``"better"`` (``{"action", "words", "chance"}``, or None when the move
     played was as good as the evaluator's best)."""
     ev = evaluator or review_evaluator()
     turns = turns_of(record)
@@ -167,10 +183,11 @@ def review_chunk(record, people, start, stop, evaluator=None):
         entry = {"chances": chances}
         if before is not None:
             g, seat = before
-            played = chances[seat]
+            text = record["actions"][turns[t - 1][0]]
+            played = round(ev.move_chance(g, seat, parse_action(g, text)), 4)
             action, words, chance = ev.better_move(g, seat)
             entry["played"] = played
-            same = str(action) == record["actions"][turns[t - 1][0]]
+            same = str(action) == text
             entry["better"] = None if same or chance < played + BETTER_MARGIN else {
                 "action": str(action), "words": str(words), "chance": round(chance, 4)}
         out.append(entry)
