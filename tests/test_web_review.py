@@ -105,7 +105,7 @@ def test_the_person_is_told_a_better_move_and_why(finished):
     people_turns = [tp for tp in data["turning"] if tp["mover"] == 0 and tp.get("better")]
     assert people_turns
     html = view.render(app)
-    assert "Better:" in html and "instead of" in html
+    assert "Better:" in html and "Looking one reply ahead, it gives a" in html
     app.act("review-close", {})
 
 

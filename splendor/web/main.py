@@ -428,6 +428,8 @@ def after_click(act, before, asked=False):
         spawn(copy_link())
     if act in ("review", "review-retry") and app.screen == "review":
         spawn(review_page.run_review(app, get_worker, render))
+    if act == "review-step":
+        review_page.show_step(document)
     if app.guide_fault:
         js.console.warn(f"Splendor: the guide went quiet ({app.guide_fault})")
         app.guide_fault = ""

@@ -48,6 +48,16 @@ async def run_review(app, get_worker, render):
         _running["task"] = False
 
 
+def show_step(document):
+    """After a step chosen below the table (a turning point's button), bring the steps and the table into view."""
+    active = document.activeElement
+    if active is None or not hasattr(active, "closest") or not active.closest(".rv-turning"):
+        return
+    steps = document.querySelector(".rv-steps")
+    if steps is not None and hasattr(steps, "scrollIntoView"):
+        steps.scrollIntoView()
+
+
 KEYS = {"ArrowLeft": {"by": -1}, "ArrowRight": {"by": 1}, "Home": {"to": "start"}, "End": {"to": "end"}}
 
 

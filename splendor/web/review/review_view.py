@@ -6,10 +6,11 @@ from ...engine.cards import COLORS, TOKEN_COLORS
 from ..table import words
 from ..table.faces import attrs, cap, card_face, drawn, esc, lettered
 
-#: The chart's drawing size (the SVG scales to its box) and the lines' looks: each seat its color and its dash, so
-#: the lines are told apart without color too.
-W, H, PAD_L, PAD_R, PAD_T, PAD_B = 640, 220, 40, 12, 12, 26
-DASHES = ("", "8 5", "2 4", "12 4 2 4")
+#: The chart's drawing units: it is stretched to its box (the lines keep their width, the labels are the page's own
+#: text beside it, so they stay readable at any size); each seat's line has its color and its dash, so the lines are
+#: told apart without color too.
+W, H = 1000, 100
+DASHES = ("", "7 4", "2 3", "10 3 2 3")
 
 
 def pct(x):
@@ -61,50 +62,48 @@ def chart(app):
     pos = data["positions"]
     n = len(names)
     last = len(pos) - 1
-    iw, ih = W - PAD_L - PAD_R, H - PAD_T - PAD_B
 
     def x(k):
-        return PAD_L + (iw * k / last if last else 0)
+        return W * k / last if last else 0
 
     def y(v):
-        return PAD_T + ih * (1 - v)
+        return H * (1 - v)
 
-    grid = []
-    for v in (0, 0.5, 1):
-        grid.append(f'<line class="rv-grid" x1="{PAD_L}" x2="{W - PAD_R}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
-                    f'<text class="rv-axis" x="{PAD_L - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{pct(v)}</text>')
-    for k in range(0, last + 1, 10):
-        grid.append(f'<text class="rv-axis" x="{x(k):.1f}" y="{H - 8}" text-anchor="middle">{k}</text>')
+    def dot(cls, k, v):  # a round dot whatever the stretch: a line of no length with round caps
+        return f'<line class="{cls}" x1="{x(k):.1f}" x2="{x(k):.1f}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
+
+    grid = "".join(f'<line class="rv-grid" x1="0" x2="{W}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>' for v in (0, .25, .5, .75, 1))
     lines = []
     for s in range(n):
         pts = " ".join(f"{x(k):.1f},{y(p['chances'][s]):.1f}" for k, p in enumerate(pos))
         lines.append(f'<polyline class="rv-line rv-seat{s}" points="{pts}"'
                      f'{attrs(stroke_dasharray=DASHES[s] or None)}/>')
-    marks = []
-    for tp in data["turning"]:
-        k = tp["turn"]
-        marks.append(f'<circle class="rv-mark" cx="{x(k):.1f}" cy="{y(tp["to"]):.1f}" r="5"/>')
+    marks = "".join(dot("rv-mark", tp["turn"], tp["to"]) for tp in data["turning"])
     step = r["step"]
-    cursor = (f'<line class="rv-cursor" x1="{x(step):.1f}" x2="{x(step):.1f}" y1="{PAD_T}" y2="{PAD_T + ih}"/>'
-              + "".join(f'<circle class="rv-dot rv-seat{s}" cx="{x(step):.1f}" cy="{y(pos[step]["chances"][s]):.1f}" r="4"/>'
-                        for s in range(n)))
-    # one tap target per position, as wide as its share of the chart (a tap picks the move nearest to it)
-    width = iw / last if last else iw
-    hits = "".join(f'<rect class="rv-hit" x="{x(k) - width / 2:.1f}" y="0" width="{width:.1f}" height="{H}"'
+    cursor = (f'<line class="rv-cursor" x1="{x(step):.1f}" x2="{x(step):.1f}" y1="0" y2="{H}"/>'
+              + "".join(dot(f"rv-dot rv-seat{s}", step, pos[step]["chances"][s]) for s in range(n)))
+    # one tap target per position, as wide as its share of the chart: a tap shows the move nearest to it
+    width = W / last if last else W
+    hits = "".join(f'<rect class="rv-hit" x="{x(k) - width / 2:.1f}" y="-4" width="{width:.1f}" height="{H + 8}"'
                    f'{attrs(data_act="review-step", data_to=k)}><title>After move {k}</title></rect>'
                    for k in range(last + 1))
-    summary = chart_summary(app)
+    mid = f"{last / 2:g}"  # (the middle of the chart: half a move off when the number of moves is odd)
+    ticks = f'<span>Deal</span><span>Move {mid}</span><span>Move {last}</span>'
     legend = "".join(f'<li class="rv-key rv-seat{s}"><svg viewBox="0 0 24 8" aria-hidden="true"><line x1="0" x2="24" '
                      f'y1="4" y2="4"{attrs(stroke_dasharray=DASHES[s] or None)}/></svg>{esc(names[s])} '
                      f'<b>{pct(pos[step]["chances"][s])}</b></li>' for s in range(n))
-    return (f'<figure class="rv-figure"><svg class="rv-chart" id="rv-chart" viewBox="0 0 {W} {H}" role="img" '
+    return (f'<figure class="rv-figure"><div class="rv-plot">'
+            f'<span class="rv-y rv-y100" aria-hidden="true">100%</span><span class="rv-y rv-y50" aria-hidden="true">50%</span>'
+            f'<span class="rv-y rv-y0" aria-hidden="true">0%</span>'
+            f'<svg class="rv-chart" id="rv-chart" viewBox="0 -3 {W} {H + 6}" role="img" '
             f'aria-labelledby="rv-chart-name" aria-describedby="rv-chart-desc" preserveAspectRatio="none">'
-            f'<title id="rv-chart-name">Each player\'s chance to win after every move</title>'
-            f'<desc id="rv-chart-desc">{esc(summary)}</desc>'
-            f'{"".join(grid)}{"".join(lines)}{"".join(marks)}{cursor}{hits}</svg>'
+            f'<title id="rv-chart-name">Each player\u2019s chance to win after every move</title>'
+            f'<desc id="rv-chart-desc">{esc(chart_summary(app))}</desc>'
+            f'{grid}{"".join(lines)}{marks}{cursor}{hits}</svg></div>'
+            f'<div class="rv-ticks" aria-hidden="true">{ticks}</div>'
             f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}</ul>'
-            f'<p class="rv-alt">Tap the chart to see the table after that move; the turning points are listed '
-            f'below.</p></figcaption></figure>')
+            f'<p class="rv-alt">Tap the chart to see the table after a move. The turning '
+            f'points are listed below.</p></figcaption></figure>')
 
 
 def chart_summary(app):
@@ -131,11 +130,11 @@ def stepper(app, turns):
                 f'{attrs(data_act="review-step", data_to=to, aria_label=label, aria_disabled="true" if off else None)}>'
                 f'{short}</button>')
 
-    buttons = (btn("start", "The deal", "⏮", "review-first", step == 0)
+    buttons = (btn("start", "The deal", "« Deal", "review-first", step == 0)
                + btn(max(0, step - 1), "Previous move", "◀ Prev", "review-prev", step == 0)
                + f'<p class="rv-where" id="review-where" aria-live="polite">{"The deal" if step == 0 else f"After move {step} of {turns}"}</p>'
                + btn(min(turns, step + 1), "Next move", "Next ▶", "review-next", step == turns)
-               + btn("end", "The end", "⏭", "review-last", step == turns))
+               + btn("end", "The end", "End »", "review-last", step == turns))
     said = []
     if step:
         seat = r["turns"][step - 1][2]
@@ -144,8 +143,8 @@ def stepper(app, turns):
         better = r["data"]["positions"][step].get("better") if r["data"] else None
         if better:
             played = r["data"]["positions"][step]["played"]
-            said.append(f'<li class="rv-better"><b>Better:</b> {esc(cap(better["words"]))} '
-                        f'(chance to win {pct(better["chance"])} instead of {pct(played)})</li>')
+            said.append(f'<li class="rv-better"><b>Better:</b> {esc(cap(better["words"]))}.'
+                        f'{esc(odds(better["chance"], played))}</li>')
         mover = f'Move {step}: {esc(e["names"][seat])}'
     else:
         mover = "The deal"
@@ -189,7 +188,7 @@ def table(app):
         seats.append(f'<section class="rv-seat{active} rv-seat{s}" aria-label="{esc(names[s])}: {p.points} points">'
                      f'<h3><i class="rv-swatch" aria-hidden="true"></i>{esc(names[s])} <b>{p.points}</b> <small>pts{nob}</small></h3>'
                      f'<table class="holdings"><caption class="sr-only">{esc(names[s])}\'s tokens and bonuses</caption>'
-                     f'<thead><tr><td></td>{head}</tr></thead><tbody><tr><th scope="row">Tokens</th>{toks}</tr>'
+                     f'<colgroup><col class="lab"><col span="6"></colgroup><thead><tr><td></td>{head}</tr></thead><tbody><tr><th scope="row">Tokens</th>{toks}</tr>'
                      f'<tr><th scope="row">Bonuses</th>{bons}<td></td></tr></tbody></table>'
                      f'{f"<div class=rv-res>{reserved}</div>" if reserved else ""}</section>')
     step = r["step"]
@@ -199,6 +198,16 @@ def table(app):
             f'<div class="rv-seats">{"".join(seats)}</div></section>')
 
 
+def odds(better, played):
+    """The chances a better move and the move played give, as the review judged both (a reply ahead)."""
+    return (f" Looking one reply ahead, it gives a {pct(better)} chance to win, against {pct(played)} for the move "
+            "played.")
+
+
+def possessive(name):
+    return "your" if name == "You" else f"{name}\u2019s"
+
+
 def turning_list(app):
     r = app.review
     names = r["entry"]["names"]
@@ -206,15 +215,14 @@ def turning_list(app):
     items = []
     for tp in r["data"]["turning"]:
         k = tp["turn"]
-        who = names[tp["seat"]]
+        whose = possessive(names[tp["seat"]])
         mover = names[tp["mover"]]
-        text = f"{mover} played: {who}'s chance fell from {pct(tp['from'])} to {pct(tp['to'])}."
+        text = f"{mover} moved; {whose} chance fell from {pct(tp['from'])} to {pct(tp['to'])}."
         better = ""
         if tp.get("better") and tp["mover"] in people:
             b = tp["better"]
-            better = (f'<p class="rv-better"><b>Better:</b> {esc(cap(b["words"]))}. Chance to win {pct(b["chance"])} '
-                      f'instead of {pct(tp["played"])}.</p>')
-        items.append(f'<li><button type="button" class="secondary rv-tp"{attrs(data_act="review-step", data_to=k)}>'
+            better = (f'<p class="rv-better"><b>Better:</b> {esc(cap(b["words"]))}.{esc(odds(b["chance"], tp["played"]))}</p>')
+        items.append(f'<li><button type="button" class="secondary rv-tp" id="tp-{k}"{attrs(data_act="review-step", data_to=k)}>'
                      f'Move {k}</button><div><p>{esc(text)}</p>{better}</div></li>')
     if not items:
         items.append("<li><div><p>No move changed the chances much: an even game from the deal to the end.</p></div></li>")
