@@ -12,6 +12,7 @@ import re
 import time
 
 import pytest
+from a11y_helpers import axe
 from browser_helpers import ping_worker
 from game_driver import SAVE_KEY, near_end_save, open_game, open_with_storage, play_turn, press_on, settle, start
 
@@ -83,7 +84,7 @@ def test_a_whole_game_by_taps_on_a_phone_ends_with_its_review(touch_page):
     check_better_move(page)
     shot(page, "review-390x664.png")
     at_end = market(page)
-    prev = page.get_by_role("button", name="Previous move")
+    prev = page.get_by_role("button", name="Previous", exact=True)
     for _ in range(12):
         press_on(prev, "tap")
     assert where(page) == f"After move {total - 12} of {total}"
@@ -111,7 +112,8 @@ def test_a_whole_game_by_taps_on_a_phone_ends_with_its_review(touch_page):
 
 
 @pytest.mark.slow
-def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_computed_again(page, console_errors):
+def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_computed_again(page, site_url,
+                                                                                              console_errors):
     save = near_end_save(seed=4711, points=9)
     open_with_storage(page, {SAVE_KEY: json.dumps(save)})
     assert page.get_by_role("button", name="Review this game").count() == 0
@@ -124,8 +126,9 @@ def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_
     total = int(re.match(r"After move (\d+) of (\d+)", where(page)).group(2))
     check_better_move(page)
     shot(page, "review-1280x800.png")
+    assert not (found := axe(page, site_url)), "review:\n" + "\n".join(found)
     at_end = market(page)
-    page.get_by_role("button", name="Next move").focus()
+    page.get_by_role("button", name="Next", exact=True).focus()
     for _ in range(12):
         page.keyboard.press("ArrowLeft")
     assert where(page) == f"After move {total - 12} of {total}" and market(page) != at_end
@@ -146,6 +149,7 @@ def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_
     assert stored["games"][0]["review"]["positions"]
     page.get_by_role("dialog").get_by_role("button", name="New game").click()
     finished = page.get_by_role("region", name="Finished games")
+    assert not (found := axe(page, site_url)), "finished games:\n" + "\n".join(found)
     finished.get_by_role("button", name=re.compile("^Review the game")).first.click()
     assert page.locator("#rv-chart").count() == 1 and page.locator("#rv-bar").count() == 0
     page.get_by_role("button", name="Back", exact=True).click()

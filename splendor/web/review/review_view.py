@@ -125,16 +125,17 @@ def stepper(app, turns):
     step = r["step"]
     e = r["entry"]
 
-    def btn(to, label, short, id_, off):
+    def btn(to, before, text, after, id_, off):
         return (f'<button type="button" class="secondary rv-btn" id="{id_}"'
-                f'{attrs(data_act="review-step", data_to=to, aria_label=label, aria_disabled="true" if off else None)}>'
-                f'{short}</button>')
+                f'{attrs(data_act="review-step", data_to=to, aria_disabled="true" if off else None)}>'
+                f'<span class="rv-arr" aria-hidden="true">{before}</span>{text}<span class="rv-arr" aria-hidden="true">'
+                f'{after}</span></button>')
 
-    buttons = (btn("start", "The deal", "« Deal", "review-first", step == 0)
-               + btn(max(0, step - 1), "Previous move", "◀ Prev", "review-prev", step == 0)
+    buttons = (btn("start", "« ", "Deal", "", "review-first", step == 0)
+               + btn(max(0, step - 1), "◀ ", "Previous", "", "review-prev", step == 0)
                + f'<p class="rv-where" id="review-where" aria-live="polite">{"The deal" if step == 0 else f"After move {step} of {turns}"}</p>'
-               + btn(min(turns, step + 1), "Next move", "Next ▶", "review-next", step == turns)
-               + btn("end", "The end", "End »", "review-last", step == turns))
+               + btn(min(turns, step + 1), "", "Next", " ▶", "review-next", step == turns)
+               + btn("end", "", "End", " »", "review-last", step == turns))
     said = []
     if step:
         seat = r["turns"][step - 1][2]
