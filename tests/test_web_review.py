@@ -195,3 +195,39 @@ def test_the_store_drops_a_damaged_entry_and_moves_a_damaged_store_aside():
     kept = FinishedGames(storage)
     assert "could not be read" in kept.load() and kept.games() == []
     assert any(k.startswith("splendor.finished.corrupt.") for k in storage.keys())
+
+
+def test_a_finished_game_file_opens_with_its_review_and_an_unfinished_one_without(finished):
+    from splendor.web.records.records_io import export_game, open_file
+    storage, app = finished
+    name, text = export_game(app)
+    other = App(MemoryStorage())
+    assert open_file(other, text, name)
+    assert other.game.is_over and other.can_review() and 'data-act="review"' in view.render(other)
+    other.act("review", {})
+    assert other.screen == "review"
+    run_review(other)
+    assert other.review["state"] == "done" and other.review["data"]["people"] == [0]
+    live = new_app(seed="13")
+    for _ in range(6):
+        if live.bot_to_move() is not None:
+            live.bot_reply(answer(json.dumps(live.bot_request())))
+        else:
+            live._commit([live.game.legal_actions()[0]])
+    name, text = export_game(live)
+    third = App(MemoryStorage())
+    assert open_file(third, text, name) and not third.game.is_over
+    assert not third.can_review() and 'data-act="review"' not in view.render(third)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_review_screen_draws_a_line_for_each_player(players):
+    app = new_app(levels=("medium",) * (players - 1), seed=str(20 + players))
+    play_out(app)
+    app.act("review", {})
+    run_review(app)
+    html = view.render(app)
+    assert html.count('class="rv-line rv-seat') == players
+    assert html.count('class="rv-key rv-seat') == players
+    app.act("review-step", {"to": 3})
+    assert "After move 3 of" in view.render(app)

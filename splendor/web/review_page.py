@@ -5,6 +5,8 @@ own: ``main.py`` passes its worker getter and its redraw."""
 import asyncio
 import json
 
+from ..ai.review import review_json
+
 #: Seconds one piece may take in the worker before the review counts it as failed (a piece is a few positions).
 PIECE_PATIENCE = 30.0
 
@@ -23,9 +25,23 @@ async def run_review(app, get_worker, render):
                 return
             worker = await get_worker()
             if worker is None:
-                app.review_failed("the bot helper is not running, so the game cannot be reviewed now")
-                render()
-                return
+                # No worker (off, or failed): the pieces are computed on this thread, one a frame, so the page
+                # still answers between them (a piece is a few positions: a fraction of a second)
+                await asyncio.sleep(0.02)
+                if app.review is None or app.review["state"] != "computing":
+                    return
+                problem = await _model_here()
+                if problem:
+                    app.review_failed(problem)
+                    render()
+                    return
+                status = app.review_reply(review_json(json.dumps(request)))
+                if app.screen == "review":
+                    render()
+                if status in ("done", "failed"):
+                    return
+                continue
+
             async def call():
                 return str(await worker.review(json.dumps(request)))
 
@@ -46,6 +62,32 @@ async def run_review(app, get_worker, render):
                 return  # (a stale answer: the review was cancelled, or asked again; the loop asks what is due)
     finally:
         _running["task"] = False
+
+
+#: Where the site serves the expert's model, from the page's address (worker.py MODEL_PATH: the worker fetches it
+#: into its own copy of the package; without the worker, the page does the same for its review).
+MODEL_PATH = "splendor/ai/expert_model.json"
+
+
+async def _model_here():
+    """The expert's model in this thread's copy of the package (fetched beside the page once); None, or why not."""
+    import os
+
+    from ..ai import learned
+    if os.path.exists(learned.MODEL_FILE):
+        return None
+    try:
+        from pyodide.http import pyfetch  # Pyodide's own module: only in the browser
+
+        response = await pyfetch(MODEL_PATH)
+        if not response.ok:
+            return f"the expert's model could not be loaded (error {response.status})"
+        text = await response.string()
+    except Exception as exc:  # offline without it, or no network: said on the review screen
+        return f"the expert's model could not be loaded ({type(exc).__name__})"
+    with open(learned.MODEL_FILE, "w", encoding="utf-8") as f:
+        f.write(text)
+    return None
 
 
 def show_step(document):

@@ -172,3 +172,33 @@ def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_
     again = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(FINISHED_KEY)})"))
     assert again["games"][0]["review"]["positions"][2]["chances"] != ["x"]
     assert console_errors == []
+
+
+def finished_save():
+    """A finished 3-player save (every seat buying when it can, else at random), opened on its end screen."""
+    import random
+
+    import splendor
+
+    g = splendor.new_game(players=3, seed=12, first_player=0)
+    rng = random.Random(12)
+    while not g.is_over:
+        actions = g.legal_actions()
+        buys = [a for a in actions if a.kind == "buy"]
+        g.apply(rng.choice(buys or actions))
+    return {"format": "splendor-save", "version": 1, "record": g.record(),
+            "seats": [{"name": "Ann", "bot": None}, {"name": "Bot 1", "bot": "easy"}, {"name": "Bot 2", "bot": "hard"}],
+            "settings": {}, "log": [{"n": 0, "seat": None, "text": "New game.", "why": "", "kind": "note"}]}
+
+
+def test_without_the_worker_a_three_player_game_is_reviewed_on_the_page(page, console_errors):
+    open_with_storage(page, {SAVE_KEY: json.dumps(finished_save())}, query="pace=0&worker=off")
+    open_review(page)
+    assert page.locator(".rv-line").count() == 3
+    assert page.get_by_role("list", name=re.compile("^Chances after move")).get_by_role("listitem").count() == 3
+    total = int(re.match(r"After move (\d+) of (\d+)", where(page)).group(2))
+    page.get_by_role("button", name="Deal", exact=True).click()
+    assert where(page) == "The deal"
+    page.keyboard.press("ArrowRight")
+    assert where(page) == f"After move 1 of {total}"
+    assert console_errors == []
