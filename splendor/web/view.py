@@ -16,6 +16,7 @@ from ..engine import COLORS, TOKEN_COLORS, Action
 from .learn import learn_view
 from .table import pass_view, words
 from .records import records_io
+from .review import review_view
 from .table.faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
                     letter, lettered, pip)
 from .table.seats import LEVEL_LABEL, LEVELS, VARIANT_NAMES
@@ -140,8 +141,7 @@ def noble_tile(app, noble, choosable=False, verb=""):
 def render(app):
     """The whole page body for the app's current screen."""
     if app.screen == "review" and app.review is not None:
-        from .review.review_view import render_review
-        return render_review(app, logo())
+        return review_view.render_review(app, logo())
     if app.screen == "setup" or app.game is None:
         return render_setup(app)
     if app.handover is not None and not app.showing:
@@ -211,7 +211,7 @@ def render_setup(app):
 </form>
 {records_io.import_control(app)}
 {learn_view.record_panel(app)}
-{finished_list(app)}
+{review_view.finished_list(app)}
 </main>
 {learn_view.howto_dialog(app)}
 </div>"""
@@ -885,20 +885,3 @@ def headline(app):
     if winners[0] == app.person and app.solo:
         return "You win!"
     return f"{app.name(winners[0])} wins"
-
-
-def finished_list(app):
-    """The record's list of finished games kept in this browser, each with a button that opens its review."""
-    games = app.finished.games()
-    if not games:
-        return ""
-    rows = []
-    for e in games:
-        scores = e.get("scores") or []
-        who = ", ".join(f"{esc(name)}{f' {scores[i]}' if i < len(scores) else ''}" for i, name in enumerate(e["names"]))
-        done = " (reviewed)" if e.get("review") else ""
-        rows.append(f'<li><span>{who} · {words.plural(len(e["record"]["actions"]), "move")}{done}</span>'
-                    f'<button type="button" class="secondary"{attrs(data_act="review", data_game=e["id"], aria_label=f"Review the game {who}")}>'
-                    'Review</button></li>')
-    return ('<section class="finished" aria-labelledby="finished-title" id="finished"><h2 id="finished-title">'
-            f'Finished games</h2><ul class="finished-list">{"".join(rows)}</ul></section>')

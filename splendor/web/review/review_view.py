@@ -2,6 +2,8 @@
 alternative), the steps through the game, the table after the turn shown, and the turning points as a list.
 Pure Python, escaped like view.py; the state is ``review.state.ReviewState``'s."""
 
+import time
+
 from ...engine.cards import COLORS, TOKEN_COLORS
 from ..table import words
 from ..table.faces import attrs, cap, card_face, drawn, esc, lettered
@@ -230,3 +232,21 @@ def turning_list(app):
     return (f'<section class="rv-turning" aria-labelledby="rv-turning-title"><h2 id="rv-turning-title">Turning points'
             f'</h2><ol>{"".join(items)}</ol><p class="rv-note">The chances are the expert bot\u2019s learned judgement of each '
             f'position; a better move is the move it rates best among the bots\u2019 favourites.</p></section>')
+
+
+def finished_list(app):
+    """The record's list of finished games kept in this browser, each with a button that opens its review."""
+    games = app.finished.games()
+    if not games:
+        return ""
+    rows = []
+    for e in games:
+        scores = e.get("scores") or []
+        who = ", ".join(f"{esc(name)}{f' {scores[i]}' if i < len(scores) else ''}" for i, name in enumerate(e["names"]))
+        done = " (reviewed)" if e.get("review") else ""
+        when = time.strftime("%d %b %Y", time.gmtime(e["ended"])) if e.get("ended") else ""
+        rows.append(f'<li><span>{who}{f" · {when}" if when else ""}{done}</span>'
+                    f'<button type="button" class="secondary"{attrs(data_act="review", data_game=e["id"], aria_label=f"Review the game {who}")}>'
+                    'Review</button></li>')
+    return ('<section class="finished" aria-labelledby="finished-title" id="finished"><h2 id="finished-title">'
+            f'Finished games</h2><ul class="finished-list">{"".join(rows)}</ul></section>')
