@@ -2,8 +2,8 @@
 
     python3 tools/review_calibration.py [--games 300] [--seed 500000] [--bots medium,medium]
 
-Plays ``--games`` 2-player games between the named bots from seeds the training command never used (it fits on
-seeds from 1; these start at ``--seed``), reads every position after every turn with the review's evaluator
+Plays ``--games`` 2-player games between the named bots on the deals ``--seed``, ``--seed`` + 1, ... (the training
+command plays the deals ``arena.game_seed("train-N", k)``, drawn from 2^31 seeds, so these are other deals), reads every position after every turn with the review's evaluator
 (``splendor.ai.review.review_evaluator``, the chances the chart shows) and prints, for each band of chance, how many
 positions were given it and how many of those were won by the seat given it: a calibrated evaluator's seats given
 70% win about 70% of the time. Also prints the log loss and the Brier score, beside a constant 50% as the baseline.
