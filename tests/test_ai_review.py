@@ -173,6 +173,7 @@ def test_a_stored_review_is_checked_against_its_game(game2, review2):
         broken(lambda d: d["moves"][2].update(actions=["pass"])),
         broken(lambda d: d.update(people=["me"])),
         broken(lambda d: d.update(actions=3)),
+        broken(lambda d: d.update(judge="an older evaluator")),
     ]
     betters = [t for t, e in enumerate(review2["positions"]) if e.get("better")]
     bad.append(broken(lambda d: d["positions"][betters[0]]["better"].update(chance=7)))

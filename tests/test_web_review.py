@@ -231,3 +231,85 @@ def test_the_review_screen_draws_a_line_for_each_player(players):
     assert html.count('class="rv-key rv-seat') == players
     app.act("review-step", {"to": 3})
     assert "After move 3 of" in view.render(app)
+
+
+class FakeWorker:
+    """The bot worker's ``review`` as the page calls it (a coroutine answering JSON text), counting the calls in
+    flight; ``on_call(n)`` runs as call ``n`` is being answered (the person taps meanwhile)."""
+
+    def __init__(self, on_call=None):
+        self.calls = 0
+        self.busy = 0
+        self.on_call = on_call
+
+    async def review(self, text):
+        import asyncio
+        self.calls += 1
+        self.busy += 1
+        try:
+            await asyncio.sleep(0)
+            if self.on_call:
+                self.on_call(self.calls)
+            return review_json(text)
+        finally:
+            self.busy -= 1
+
+
+def drive(app, worker):
+    import asyncio
+    from splendor.web import review_page
+    drawn = []
+
+    async def get_worker():
+        return worker
+
+    asyncio.run(review_page.run_review(app, get_worker, lambda: drawn.append(app.review_progress())))
+    return drawn
+
+
+def test_the_page_asks_the_worker_piece_by_piece_and_a_cancel_stops_it(finished):
+    storage, app = finished
+    app.finished.set_review(app.game_id, None)
+    app.act("review", {})
+    worker = FakeWorker()
+    drawn = drive(app, worker)
+    total = len(app.review["turns"]) + 1
+    assert app.review["state"] == "done" and worker.calls == -(-total // 8) and worker.busy == 0
+    assert [d[0] for d in drawn][-1] == total and drawn == sorted(drawn)  # the progress only goes forward
+    app.act("review-close", {})
+    app.finished.set_review(app.game_id, None)
+    app.act("review", {})
+    worker = FakeWorker(on_call=lambda n: n == 2 and app.act("review-cancel", {}))
+    drive(app, worker)
+    assert app.review["state"] == "cancelled" and worker.calls == 2 and worker.busy == 0  # nothing asked after
+    assert "Review again" in view.render(app)
+    app.act("review-retry", {})
+    drive(app, FakeWorker())
+    assert app.review["state"] == "done"
+    app.act("review-close", {})
+
+
+def test_the_review_screens_keys():
+    from splendor.web import review_page
+
+    class Key:
+        def __init__(self, key, ctrl=False):
+            self.key, self.altKey, self.ctrlKey, self.metaKey = key, False, ctrl, False
+            self.prevented = False
+
+        def preventDefault(self):
+            self.prevented = True
+
+    app = new_app(seed="8")
+    play_out(app)
+    app.act("review", {})
+    run_review(app)
+    last = len(app.review["turns"])
+    assert review_page.on_key(app, Key("ArrowLeft")) == "review-step" and app.review["step"] == last - 1
+    assert review_page.on_key(app, Key("Home")) == "review-step" and app.review["step"] == 0
+    assert review_page.on_key(app, Key("ArrowLeft")) == "review-step" and app.review["step"] == 0
+    assert review_page.on_key(app, Key("ArrowRight")) == "review-step" and app.review["step"] == 1
+    assert review_page.on_key(app, Key("End")) == "review-step" and app.review["step"] == last
+    assert review_page.on_key(app, Key("ArrowLeft", ctrl=True)) is None and app.review["step"] == last
+    assert review_page.on_key(app, Key("a")) is None
+    assert review_page.on_key(app, Key("Escape")) == "review-close" and app.screen == "game" and app.show_end

@@ -28,6 +28,9 @@ from .heuristic import result_share
 
 FORMAT = "splendor-review"
 VERSION = 1
+#: The judge a review was computed with, stored in it: a stored review by another judge is computed again. Change it
+#: with the body of :func:`review_evaluator` (or with its judgement: a new model, other settings).
+JUDGE = "expert-value-model/lookahead-1"
 #: A better move is named only when it gives the seat at least this much more chance than the move played.
 BETTER_MARGIN = 0.03
 #: Turning points: at most this many turns where a chance fell most (each a fall of at least MIN_FALL) ...
@@ -214,7 +217,8 @@ def assemble(record, people, entries):
     if len(entries) != len(turns) + 1:
         raise ValueError(f"a review of {len(turns)} turns needs {len(turns) + 1} positions, not {len(entries)}")
     moves = [{"seat": seat, "actions": list(record["actions"][first:end])} for first, end, seat in turns]
-    return {"format": FORMAT, "version": VERSION, "players": record["players"], "people": sorted(set(people)),
+    return {"format": FORMAT, "version": VERSION, "judge": JUDGE, "players": record["players"],
+            "people": sorted(set(people)),
             "actions": len(record["actions"]), "moves": moves, "positions": entries,
             "turning": turning_points(moves, entries, people)}
 
@@ -248,6 +252,8 @@ def check_review(data, record):
     saying what is wrong: the page then computes the review again."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise ValueError("it is not a review of this version")
+    if data.get("judge") != JUDGE:
+        raise ValueError("it was judged by another evaluator")
     turns = turns_of(record)
     n = record["players"]
     if data.get("players") != n or data.get("actions") != len(record["actions"]):

@@ -363,6 +363,8 @@ def on_click(event):
         data = form_values() if act != "again" else {}
     if act in ("card", "howto"):
         state["opener"] = str(el.id or "")
+    if act == "review":
+        state["opener"] = "review-close"  # the review opens with its first control focused
     if act == "copy-link":
         data["base"] = learn_page.page_base()
     if act == "export-record":
@@ -428,8 +430,8 @@ def after_click(act, before, asked=False):
         spawn(copy_link())
     if act in ("review", "review-retry") and app.screen == "review":
         spawn(review_page.run_review(app, get_worker, render))
-    if act == "review-step":
-        review_page.show_step(document)
+    if act.startswith("review"):
+        review_page.after_act(document, act, app.screen)
     if app.guide_fault:
         js.console.warn(f"Splendor: the guide went quiet ({app.guide_fault})")
         app.guide_fault = ""
@@ -486,8 +488,10 @@ def on_submit(event):
 
 
 def on_key(event):
-    if app.screen == "review" and review_page.on_key(app, event):
+    used = review_page.on_key(app, event) if app.screen == "review" else None
+    if used:
         render()
+        review_page.after_act(document, used, app.screen)
         return
     if keys.on_key(event):  # arrows in the market and supply, Tab kept inside an open dialog
         return

@@ -90,6 +90,17 @@ async def _model_here():
     return None
 
 
+def after_act(document, act, screen):
+    """After a review's control was used and the page redrawn: a step chosen below the table is brought into view
+    (``show_step``); leaving the review for the results puts the focus back on the button that opened it."""
+    if act == "review-step":
+        show_step(document)
+    elif act == "review-close" and screen == "game":
+        button = document.getElementById("review-game")
+        if button is not None and hasattr(button, "focus"):
+            button.focus()
+
+
 def show_step(document):
     """After a step chosen below the table (a turning point's button), bring the steps and the table into view."""
     active = document.activeElement
@@ -104,16 +115,17 @@ KEYS = {"ArrowLeft": {"by": -1}, "ArrowRight": {"by": 1}, "Home": {"to": "start"
 
 
 def on_key(app, event):
-    """The review screen's keys: arrows step, Home and End go to the deal and the end, Escape leaves. True when
-    the key was used (the page then redraws)."""
+    """The review screen's keys: arrows step, Home and End go to the deal and the end, Escape leaves. The control
+    the key stood for ("review-step", "review-close"; the page then redraws), or None when the key is not the
+    review's."""
     key = str(event.key)
     if event.altKey or event.ctrlKey or event.metaKey:
-        return False
+        return None
     if key == "Escape":
         app.act("review-close", {})
-        return True
+        return "review-close"
     if key in KEYS:
         event.preventDefault()
         app.act("review-step", KEYS[key])
-        return True
-    return False
+        return "review-step"
+    return None

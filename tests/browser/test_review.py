@@ -143,6 +143,11 @@ def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_
     assert where(page) == f"After move {k} of {total}"
     page.keyboard.press("Escape")
     assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
+    assert page.evaluate("() => document.activeElement.id") == "review-game"
+    page.get_by_role("dialog").get_by_role("button", name="Review this game").click()  # stored: at once
+    assert page.evaluate("() => document.activeElement.id") == "review-close"
+    page.get_by_role("button", name="Back to the results").click()
+    assert page.evaluate("() => document.activeElement.id") == "review-game"
 
     # stored with the finished game: the record's list opens it at once, with no computing
     stored = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(FINISHED_KEY)})"))
