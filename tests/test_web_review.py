@@ -9,7 +9,7 @@ import random
 import pytest
 
 from splendor.ai import get_bot
-from splendor.ai.review import position_after, review_json, turns_of
+from splendor.ai.review import position_after, review_json
 from splendor.web import view
 from splendor.web.botcall import answer
 from splendor.web.controller import App
@@ -154,7 +154,7 @@ def test_a_failed_piece_says_so():
     app = new_app(seed="8")
     play_out(app)
     app.act("review", {})
-    req = app.review_request()
+    assert app.review_request() is not None
     assert app.review_reply(json.dumps({"error": "boom"})) == "failed"
     assert "The review failed: boom" in view.render(app)
 

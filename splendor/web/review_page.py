@@ -42,8 +42,8 @@ async def run_review(app, get_worker, render):
                     return
                 continue
 
-            async def call():
-                return str(await worker.review(json.dumps(request)))
+            async def call(worker=worker, text=json.dumps(request)):
+                return str(await worker.review(text))
 
             try:
                 reply = await asyncio.wait_for(call(), timeout=PIECE_PATIENCE)
