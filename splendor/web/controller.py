@@ -25,6 +25,7 @@ from .table.seats import BOT_NAMES, LEVELS, MAX_NAME, STARTS, VARIANT_NAMES, cle
 from .table.seats import PERSON, SeatProblem, seats_from_settings
 from .table.staging import Staging
 from .records.storage import SaveSlot
+from .review.state import ReviewState
 from .table.table_news import TableNews
 
 
@@ -38,7 +39,7 @@ def parse_seed(text):
     return int(text)
 
 
-class App(Staging, TableNews, Saving, LearnShare):
+class App(Staging, TableNews, Saving, LearnShare, ReviewState):
     """Everything the page shows and does, as plain data and methods. This class is the game's flow (setup, applying
     moves, undo, bots' turns, hints, the end); the other concerns are its parts: building the person's move
     (``staging.Staging``), what the table shows of the moves (``table_news.TableNews``: last moves, moments, the
@@ -67,6 +68,7 @@ class App(Staging, TableNews, Saving, LearnShare):
         self.pass_play = PassPlay([{"name": "You", "bot": None}])
         self._reset_turn_ui()
         self._learn_init(storage)
+        self._review_init(storage)
 
     # -- small state -----------------------------------------------------------------------------------------
     def _reset_turn_ui(self):

@@ -24,7 +24,7 @@ js.performance.mark("splendor-main")  # timeline for tools/bench_page.py: Python
 from pyodide.ffi import create_once_callable, create_proxy, jsnull  # noqa: E402
 from pyscript import create_named_worker, document  # noqa: E402
 
-from splendor.web import learn_page, records_page, view  # noqa: E402
+from splendor.web import learn_page, records_page, review_page, view  # noqa: E402
 from splendor.web.bytecode import bytecode_state  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
 from splendor.web.records import records_io  # noqa: E402
@@ -363,6 +363,8 @@ def on_click(event):
         data = form_values() if act != "again" else {}
     if act in ("card", "howto"):
         state["opener"] = str(el.id or "")
+    if act == "review":
+        state["opener"] = "review-close"  # the review opens with its first control focused
     if act == "copy-link":
         data["base"] = learn_page.page_base()
     if act == "export-record":
@@ -426,6 +428,10 @@ def after_click(act, before, asked=False):
         spawn(run_hint())
     if act == "copy-link" and app.link_copy:
         spawn(copy_link())
+    if act in ("review", "review-retry") and app.screen == "review":
+        spawn(review_page.run_review(app, get_worker, render))
+    if act.startswith("review"):
+        review_page.after_act(document, act, app.screen)
     if app.guide_fault:
         js.console.warn(f"Splendor: the guide went quiet ({app.guide_fault})")
         app.guide_fault = ""
@@ -482,6 +488,11 @@ def on_submit(event):
 
 
 def on_key(event):
+    used = review_page.on_key(app, event) if app.screen == "review" else None
+    if used:
+        render()
+        review_page.after_act(document, used, app.screen)
+        return
     if keys.on_key(event):  # arrows in the market and supply, Tab kept inside an open dialog
         return
     if str(event.key) == "Escape":

@@ -16,6 +16,7 @@ from ..engine import COLORS, TOKEN_COLORS, Action
 from .learn import learn_view
 from .table import pass_view, words
 from .records import records_io
+from .review import review_view
 from .table.faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
                     letter, lettered, pip)
 from .table.seats import LEVEL_LABEL, VARIANT_NAMES
@@ -143,6 +144,8 @@ def noble_tile(app, noble, choosable=False, verb=""):
 # -- whole screens ---------------------------------------------------------------------------------------------------
 def render(app):
     """The whole page body for the app's current screen."""
+    if app.screen == "review" and app.review is not None:
+        return review_view.render_review(app, logo())
     if app.screen == "setup" or app.game is None:
         return render_setup(app)
     if app.handover is not None and not app.showing:
@@ -226,6 +229,7 @@ Reach 15 prestige to end the game.</p>
 </form>
 {records_io.import_control(app)}
 {learn_view.record_panel(app)}
+{review_view.finished_list(app)}
 </main>
 {learn_view.howto_dialog(app)}
 </div>"""
@@ -889,7 +893,8 @@ aria-labelledby="end-title" id="end">
 {tie}
 {learn_view.copy_link(app)}
 <div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>\
-{secondary("new-game", "New game", id_="end-new")}{secondary("hide-end", "See the board", id_="hide-end")}\
+{secondary("new-game", "New game", id_="end-new")}\
+{secondary("review", "Review this game", id_="review-game")}{secondary("hide-end", "See the board", id_="hide-end")}\
 {records_io.export_button("export-end")}</div>
 </div>"""
 

@@ -68,6 +68,18 @@ def choose(request_text):
     return reply
 
 
+def review(request_text):
+    """A piece of a finished game's review (``splendor.ai.review.review_json``: a few positions a call, so the page
+    shows progress and a cancel leaves this worker free within one piece). It judges with the expert's model."""
+    try:
+        _ensure_model('"expert"')
+    except Exception as exc:  # no model: the review says why
+        return json.dumps({"error": f"the expert's model could not be loaded ({type(exc).__name__})"})
+    from splendor.ai.review import review_json
+
+    return review_json(request_text)
+
+
 def _busy(seconds):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -99,4 +111,4 @@ def ping(json_text):
                        "bytecode": bytecode_state()})
 
 
-__export__ = ["choose", "ping"]
+__export__ = ["choose", "ping", "review"]

@@ -67,11 +67,12 @@ PAGES = [
      "lines": [
          "When a player ends a turn with 15 points or more, the round is played out: play goes on until the player "
          "seated just before the starting player has had a turn, so everyone has had the same number of turns.",
-         "The highest score wins, even if it is not the player who reached 15.",
-         "Tied on score: the tied player with fewer bought cards wins (reserved cards do not count). Still tied: "
-         "the victory is shared.",
+         "The highest score wins, even if another player reached 15. Tied on score: fewer bought cards wins "
+         "(reserved cards do not count); still tied, the victory is shared.",
          "Friends at one device: make a seat a Person on the new-game screen; between turns a “Pass to…” screen "
          "hides the table, so nobody sees another's blind reserves.",
+         "After a game, “Review this game” shows each player's chance to win move by move, where the game turned, "
+         "and a better move for yours.",
      ]},
 ]
 

@@ -208,3 +208,4 @@ class LearnShare:
             for seat in self.pass_play.people if len(self.pass_play.people) > 1 else [self.person]:
                 self.player_record.count(g, self.seats, self.game_id if seat == self.pass_play.people[0]
                                          else f"{self.game_id}.p{seat}", seat)
+            self._keep_finished()  # for the record's list of finished games, and their reviews

@@ -1,0 +1,209 @@
+"""The game review in Chromium (issue 53): a whole game by taps at 390x664 ends with Review this game; the chart comes
+from the bot worker within 20 s; stepping back 12 moves changes the market; the person's moves are named with a
+better move and why; at 1280x800 by clicks and keys; the record's list reopens a stored review at once; a damaged
+stored review is computed again, and cancelling it leaves the worker free. ``REVIEW_SHOTS=<folder>`` keeps
+screenshots of the review at both sizes."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+
+import pytest
+from a11y_helpers import axe
+from browser_helpers import ping_worker
+from game_driver import SAVE_KEY, near_end_save, open_game, open_with_storage, play_turn, press_on, settle, start
+
+FINISHED_KEY = "splendor.finished.v1"
+CHART_MS = 20_000
+
+
+def shot(page, name):
+    folder = os.environ.get("REVIEW_SHOTS")
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        page.screenshot(path=os.path.join(folder, name), full_page=False)
+
+
+def market(page):
+    """The review table's market: every card's name, level by level."""
+    table = page.get_by_role("region", name=re.compile(r"^The table (at the deal|after move \d+)$"))
+    return [table.get_by_role("group", name=f"Level {k} cards").get_by_role("img").evaluate_all(
+        "(els) => els.map((e) => e.getAttribute('aria-label'))") for k in (3, 2, 1)]
+
+
+def where(page):
+    return page.locator("#review-where").inner_text()
+
+
+def open_review(page, press="click"):
+    dialog = page.get_by_role("dialog")
+    press_on(dialog.get_by_role("button", name="Review this game"), press)
+    started = time.monotonic()
+    page.get_by_role("img", name="Each player’s chance to win after every move").wait_for(timeout=CHART_MS)
+    return time.monotonic() - started
+
+
+def check_better_move(page):
+    turning = page.get_by_role("region", name="Turning points")
+    items = turning.get_by_role("listitem")
+    assert items.count() >= 1
+    texts = items.all_inner_texts()
+    better = [t for t in texts if "Better:" in t]
+    assert better, texts
+    # what the better move is, why, and the chance each gives
+    assert re.search(r"Better: (Buys|Takes|Reserves) .+\. Looking one reply ahead, it gives a \d+% chance to win, against \d+% "
+                     r"for the move played\.", better[0]), better[0]
+    return better[0]
+
+
+@pytest.mark.slow  # a whole game: started first (tests/conftest.py)
+def test_a_whole_game_by_taps_on_a_phone_ends_with_its_review(touch_page):
+    page = touch_page(390, 664)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_game(page, "pace=0&bot_budget=iterations:40")
+    start(page, opponents=1, starts="You", seed=53)
+    assert page.get_by_role("button", name="Review this game").count() == 0  # a game in progress: no review
+    turns = 0
+    while play_turn(page, press="tap"):
+        turns += 1
+        assert turns < 120, "the game did not end"
+    settle(page)
+    save = page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})")
+    end = page.get_by_role("dialog").bounding_box()
+    assert end["y"] >= 0 and end["y"] + end["height"] <= 664  # the end screen still fits with its new button
+    shot(page, "end-390x664.png")
+    seconds = open_review(page, press="tap")
+    assert seconds < CHART_MS / 1000
+    last = where(page)
+    total = int(re.match(r"After move (\d+) of (\d+)", last).group(2))
+    assert last == f"After move {total} of {total}"
+    check_better_move(page)
+    shot(page, "review-390x664.png")
+    at_end = market(page)
+    prev = page.get_by_role("button", name="Previous", exact=True)
+    for _ in range(12):
+        press_on(prev, "tap")
+    assert where(page) == f"After move {total - 12} of {total}"
+    assert market(page) != at_end
+    # a tap on the chart shows the move under it: here, near its left edge
+    box = page.locator("#rv-chart").bounding_box()
+    page.touchscreen.tap(box["x"] + 3, box["y"] + box["height"] / 2)
+    assert where(page) in ("The deal", f"After move 1 of {total}")
+    # a turning point's button steps to its move and brings the steps and the table into view
+    tp = page.get_by_role("region", name="Turning points").get_by_role("button").first
+    k = int(tp.inner_text().split()[-1])
+    tp.scroll_into_view_if_needed()
+    shot(page, "review-390x664-turning.png")
+    press_on(tp, "tap")
+    assert where(page) == f"After move {k} of {total}"
+    page.wait_for_function("() => { const r = document.getElementById('review-where').getBoundingClientRect(); "
+                           "const bar = document.querySelector('.topbar').getBoundingClientRect(); "
+                           "return r.top >= bar.bottom && r.bottom <= innerHeight; }")
+    shot(page, "review-390x664-table.png")
+    # leaving returns to the end screen; the live game and its save are as they were
+    press_on(page.get_by_role("button", name="Back to the results"), "tap")
+    assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
+    assert page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})") == save
+    assert errors == []
+
+
+@pytest.mark.slow
+def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_computed_again(page, site_url,
+                                                                                              console_errors):
+    save = near_end_save(seed=4711, points=9)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    assert page.get_by_role("button", name="Review this game").count() == 0
+    turns = 0
+    while play_turn(page):
+        turns += 1
+        assert turns < 200
+    settle(page)
+    open_review(page)
+    total = int(re.match(r"After move (\d+) of (\d+)", where(page)).group(2))
+    check_better_move(page)
+    shot(page, "review-1280x800.png")
+    assert not (found := axe(page, site_url)), "review:\n" + "\n".join(found)
+    at_end = market(page)
+    page.get_by_role("button", name="Next", exact=True).focus()
+    for _ in range(12):
+        page.keyboard.press("ArrowLeft")
+    assert where(page) == f"After move {total - 12} of {total}" and market(page) != at_end
+    page.keyboard.press("Home")
+    assert where(page) == "The deal"
+    page.keyboard.press("End")
+    assert where(page) == f"After move {total} of {total}" and market(page) == at_end
+    # a turning point's button steps to it
+    first_tp = page.get_by_role("region", name="Turning points").get_by_role("button").first
+    k = int(first_tp.inner_text().split()[-1])
+    first_tp.click()
+    assert where(page) == f"After move {k} of {total}"
+    page.keyboard.press("Escape")
+    assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
+    assert page.evaluate("() => document.activeElement.id") == "review-game"
+    page.get_by_role("dialog").get_by_role("button", name="Review this game").click()  # stored: at once
+    assert page.evaluate("() => document.activeElement.id") == "review-close"
+    page.get_by_role("button", name="Back to the results").click()
+    assert page.evaluate("() => document.activeElement.id") == "review-game"
+
+    # stored with the finished game: the record's list opens it at once, with no computing
+    stored = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(FINISHED_KEY)})"))
+    assert stored["games"][0]["review"]["positions"]
+    page.get_by_role("dialog").get_by_role("button", name="New game").click()
+    finished = page.get_by_role("region", name="Finished games")
+    assert not (found := axe(page, site_url)), "finished games:\n" + "\n".join(found)
+    finished.get_by_role("button", name=re.compile("^Review the game")).first.click()
+    assert page.locator("#rv-chart").count() == 1 and page.locator("#rv-bar").count() == 0
+    page.get_by_role("button", name="Back", exact=True).click()
+    page.get_by_role("region", name="Finished games").wait_for()
+
+    # a damaged stored review is computed again; cancelled, it leaves the worker free
+    stored["games"][0]["review"]["positions"][2]["chances"] = ["x"]
+    page.evaluate(f"(t) => localStorage.setItem({json.dumps(FINISHED_KEY)}, t)", json.dumps(stored))
+    page.reload()
+    page.wait_for_selector('body[data-ready="1"]', state="attached")
+    page.get_by_role("dialog").get_by_role("button", name="New game").click()  # (the finished game was resumed)
+    page.get_by_role("region", name="Finished games").get_by_role("button", name=re.compile("^Review the game")).first.click()
+    page.locator("#review-cancel").click()
+    page.get_by_text("The review was cancelled.").wait_for()
+    started = time.monotonic()
+    assert ping_worker(page, {"ping": 1})["pong"] == "pong"
+    assert time.monotonic() - started < 2.0  # at most the piece in flight was finished
+    page.get_by_role("button", name="Review again").click()
+    page.locator("#rv-chart").wait_for(timeout=CHART_MS)
+    again = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(FINISHED_KEY)})"))
+    assert again["games"][0]["review"]["positions"][2]["chances"] != ["x"]
+    assert console_errors == []
+
+
+def finished_save():
+    """A finished 3-player save (every seat buying when it can, else at random), opened on its end screen."""
+    import random
+
+    import splendor
+
+    g = splendor.new_game(players=3, seed=12, first_player=0)
+    rng = random.Random(12)
+    while not g.is_over:
+        actions = g.legal_actions()
+        buys = [a for a in actions if a.kind == "buy"]
+        g.apply(rng.choice(buys or actions))
+    return {"format": "splendor-save", "version": 1, "record": g.record(),
+            "seats": [{"name": "Ann", "bot": None}, {"name": "Bot 1", "bot": "easy"}, {"name": "Bot 2", "bot": "hard"}],
+            "settings": {}, "log": [{"n": 0, "seat": None, "text": "New game.", "why": "", "kind": "note"}]}
+
+
+def test_without_the_worker_a_three_player_game_is_reviewed_on_the_page(page, console_errors):
+    open_with_storage(page, {SAVE_KEY: json.dumps(finished_save())}, query="pace=0&worker=off")
+    open_review(page)
+    assert page.locator(".rv-line").count() == 3
+    assert page.get_by_role("list", name=re.compile("^Chances after move")).get_by_role("listitem").count() == 3
+    total = int(re.match(r"After move (\d+) of (\d+)", where(page)).group(2))
+    page.get_by_role("button", name="Deal", exact=True).click()
+    assert where(page) == "The deal"
+    page.keyboard.press("ArrowRight")
+    assert where(page) == f"After move 1 of {total}"
+    assert console_errors == []
