@@ -128,7 +128,8 @@ def test_the_positions_are_what_they_say(name):
 def test_the_search_levels_play_the_right_move_and_see_the_others_lose(level, name):
     game, right = POSITIONS[name]()
     for seed in SEEDS:
-        action, info = get_bot(level).decide(game.observation(0), random.Random(seed), Budget(iterations=ITERATIONS[level]))
+        action, info = get_bot(level).decide(game.observation(0), random.Random(seed),
+                                             Budget(iterations=ITERATIONS[level]))
         assert is_right(str(action), right), (seed, action, info)
         others = [c for c in info["candidates"] if not is_right(c["action"], right)]
         losing = [c for c in others if lets_the_opponent_win(game, splendor.parse_action(game, c["action"]))]

@@ -3,11 +3,11 @@
     python3 tools/review_calibration.py [--games 300] [--seed 500000] [--bots medium,medium]
 
 Plays ``--games`` 2-player games between the named bots on the deals ``--seed``, ``--seed`` + 1, ... (the training
-command plays the deals ``arena.game_seed("train-N", k)``, drawn from 2^31 seeds, so these are other deals), reads every position after every turn with the review's evaluator
-(``splendor.ai.review.review_evaluator``, the chances the chart shows) and prints, for each band of chance, how many
-positions were given it and how many of those were won by the seat given it: a calibrated evaluator's seats given
-70% win about 70% of the time. Also prints the log loss and the Brier score, beside a constant 50% as the baseline.
-A shared victory counts as half a win.
+command plays the deals ``arena.game_seed("train-N", k)``, drawn from 2^31 seeds, so these are other deals), reads
+every position after every turn with the review's evaluator (``splendor.ai.review.review_evaluator``, the chances the
+chart shows) and prints, for each band of chance, how many positions were given it and how many of those were won by
+the seat given it: a calibrated evaluator's seats given 70% win about 70% of the time. Also prints the log loss and
+the Brier score, beside a constant 50% as the baseline. A shared victory counts as half a win.
 """
 
 import argparse
@@ -69,7 +69,8 @@ def main(argv=None):
                   f"{sum(y for _, y in band) / len(band):>7.1%}")
     seventy = [(p, y) for p, y in rows if 0.65 <= p < 0.75]
     if seventy:
-        print(f"given 65-75% (about 70%): {len(seventy)} positions, won {sum(y for _, y in seventy) / len(seventy):.1%}")
+        won = sum(y for _, y in seventy) / len(seventy)
+        print(f"given 65-75% (about 70%): {len(seventy)} positions, won {won:.1%}")
     eps = 1e-6
     loss = -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps)) for p, y in rows) / len(rows)
     brier = sum((p - y) ** 2 for p, y in rows) / len(rows)

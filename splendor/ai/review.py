@@ -160,8 +160,8 @@ def position_after(record, turn):
 def review_chunk(record, people, start, stop, evaluator=None):
     """The review's entries for positions ``start..stop-1`` (position 0: the deal; position t: after turn t), each
     ``{"chances": [...]}``, and for a turn played by one of ``people`` (seats) also ``"played"`` (the chance the
-    move played gives that seat, by the evaluator's ``move_chance``) and ``"better"`` (``{"action", "words", "chance"}``, or None when the move
-    played was as good as the evaluator's best)."""
+    move played gives that seat, by the evaluator's ``move_chance``) and ``"better"``
+    (``{"action", "words", "chance"}``, or None when the move played was as good as the evaluator's best)."""
     ev = evaluator or review_evaluator()
     turns = turns_of(record)
     start = max(0, start)

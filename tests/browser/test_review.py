@@ -54,8 +54,8 @@ def check_better_move(page):
     better = [t for t in texts if "Better:" in t]
     assert better, texts
     # what the better move is, why, and the chance each gives
-    assert re.search(r"Better: (Buys|Takes|Reserves) .+\. Looking one reply ahead, it gives a \d+% chance to win, against \d+% "
-                     r"for the move played\.", better[0]), better[0]
+    assert re.search(r"Better: (Buys|Takes|Reserves) .+\. Looking one reply ahead, it gives a \d+% chance to win, "
+                     r"against \d+% for the move played\.", better[0]), better[0]
     return better[0]
 
 
@@ -166,7 +166,8 @@ def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_
     page.reload()
     page.wait_for_selector('body[data-ready="1"]', state="attached")
     page.get_by_role("dialog").get_by_role("button", name="New game").click()  # (the finished game was resumed)
-    page.get_by_role("region", name="Finished games").get_by_role("button", name=re.compile("^Review the game")).first.click()
+    finished = page.get_by_role("region", name="Finished games")
+    finished.get_by_role("button", name=re.compile("^Review the game")).first.click()
     page.locator("#review-cancel").click()
     page.get_by_text("The review was cancelled.").wait_for()
     started = time.monotonic()

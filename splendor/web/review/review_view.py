@@ -42,7 +42,8 @@ def render_review(app, logo):
 <header class="topbar">
 <h1 class="title">{logo}<span class="title-word">Game review</span></h1>
 <p class="status rv-who">{esc(title)}</p>
-<nav class="tools" aria-label="Review"><button type="button" class="tool" data-act="review-close" id="review-close">{esc(back)}</button></nav>
+<nav class="tools" aria-label="Review">\
+<button type="button" class="tool" data-act="review-close" id="review-close">{esc(back)}</button></nav>
 </header>
 <main class="review" id="main">
 <section class="rv-chart-box" aria-labelledby="rv-chart-title">
@@ -74,7 +75,8 @@ def chart(app):
     def dot(cls, k, v):  # a round dot whatever the stretch: a line of no length with round caps
         return f'<line class="{cls}" x1="{x(k):.1f}" x2="{x(k):.1f}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
 
-    grid = "".join(f'<line class="rv-grid" x1="0" x2="{W}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>' for v in (0, .25, .5, .75, 1))
+    grid = "".join(f'<line class="rv-grid" x1="0" x2="{W}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
+                   for v in (0, .25, .5, .75, 1))
     lines = []
     for s in range(n):
         pts = " ".join(f"{x(k):.1f},{y(p['chances'][s]):.1f}" for k, p in enumerate(pos))
@@ -95,7 +97,8 @@ def chart(app):
                      f'y1="4" y2="4"{attrs(stroke_dasharray=DASHES[s] or None)}/></svg>{esc(names[s])} '
                      f'<b>{pct(pos[step]["chances"][s])}</b></li>' for s in range(n))
     return (f'<figure class="rv-figure"><div class="rv-plot">'
-            f'<span class="rv-y rv-y100" aria-hidden="true">100%</span><span class="rv-y rv-y50" aria-hidden="true">50%</span>'
+            f'<span class="rv-y rv-y100" aria-hidden="true">100%</span>'
+            f'<span class="rv-y rv-y50" aria-hidden="true">50%</span>'
             f'<span class="rv-y rv-y0" aria-hidden="true">0%</span>'
             f'<svg class="rv-chart" id="rv-chart" viewBox="0 -3 {W} {H + 6}" role="img" '
             f'aria-labelledby="rv-chart-name" aria-describedby="rv-chart-desc" preserveAspectRatio="none">'
@@ -135,7 +138,8 @@ def stepper(app, turns):
 
     buttons = (btn("start", "« ", "Deal", "", "review-first", step == 0)
                + btn(max(0, step - 1), "◀ ", "Previous", "", "review-prev", step == 0)
-               + f'<p class="rv-where" id="review-where" aria-live="polite">{"The deal" if step == 0 else f"After move {step} of {turns}"}</p>'
+               + '<p class="rv-where" id="review-where" aria-live="polite">'
+                 f'{"The deal" if step == 0 else f"After move {step} of {turns}"}</p>'
                + btn(min(turns, step + 1), "", "Next", " ▶", "review-next", step == turns)
                + btn("end", "", "End", " »", "review-last", step == turns))
     said = []
@@ -162,7 +166,8 @@ def table(app):
     r = app.review
     g = app.review_game()
     names = r["entry"]["names"]
-    nobles = "".join(f'<div class="noble rv-noble" role="img"{attrs(aria_label=nb.describe())}>{drawn(3, cls="noble-pts")}'
+    nobles = "".join(f'<div class="noble rv-noble" role="img"{attrs(aria_label=nb.describe())}>'
+                     f'{drawn(3, cls="noble-pts")}'
                      f'<span class="reqs" aria-hidden="true">'
                      + "".join(f'<span class="req req-{COLORS[i]}">{lettered(COLORS[i])}{drawn(k, "b")}</span>'
                                for i, k in nb.needs) + '</span></div>' for nb in g.nobles)
@@ -173,25 +178,31 @@ def table(app):
             if card is None:
                 cards.append('<div class="mini slot" role="img" aria-label="Empty place"></div>')
             else:
-                cards.append(f'<div class="mini rv-card bonus-{card.bonus}" role="img"{attrs(aria_label=card.describe(), data_code=card.code)}>'
+                cards.append(f'<div class="mini rv-card bonus-{card.bonus}" role="img"'
+                             f'{attrs(aria_label=card.describe(), data_code=card.code)}>'
                              f'{card_face(card)}</div>')
-        rows.append(f'<div class="rv-row" role="group" aria-label="Level {level} cards"><span class="rv-deck lvl-{level}" '
+        rows.append(f'<div class="rv-row" role="group" aria-label="Level {level} cards">'
+                    f'<span class="rv-deck lvl-{level}" '
                     f'role="img" aria-label="Level {level} deck: {g.deck_sizes[level - 1]} cards left">'
                     f'{g.deck_sizes[level - 1]}</span>{"".join(cards)}</div>')
-    supply = "".join(f'<li>{lettered(c)}<b>{g.supply[c]}</b><span class="sr-only"> {c}</span></li>' for c in TOKEN_COLORS)
+    supply = "".join(f'<li>{lettered(c)}<b>{g.supply[c]}</b><span class="sr-only"> {c}</span></li>'
+                     for c in TOKEN_COLORS)
     seats = []
     for s, p in enumerate(g.players):
         active = " active" if g.current_player == s and not g.is_over else ""
         toks = "".join(f'<td class="n{" zero" if not p.tokens[c] else ""}">{p.tokens[c]}</td>' for c in TOKEN_COLORS)
         bons = "".join(f'<td class="n{" zero" if not p.bonuses[c] else ""}">{p.bonuses[c]}</td>' for c in COLORS)
         head = "".join(f'<th scope="col">{lettered(c)}<span class="sr-only">{c}</span></th>' for c in TOKEN_COLORS)
-        reserved = "".join(f'<div class="mini bonus-{c.bonus}" role="img"{attrs(aria_label="Reserved: " + c.describe())}>'
+        reserved = "".join(f'<div class="mini bonus-{c.bonus}" role="img"'
+                           f'{attrs(aria_label="Reserved: " + c.describe())}>'
                            f'{card_face(c)}</div>' for c in p.reserved)
         nob = f' · {words.plural(len(p.nobles), "noble")}' if p.nobles else ""
         seats.append(f'<section class="rv-seat{active} rv-seat{s}" aria-label="{esc(names[s])}: {p.points} points">'
-                     f'<h3><i class="rv-swatch" aria-hidden="true"></i>{esc(names[s])} <b>{p.points}</b> <small>pts{nob}</small></h3>'
+                     f'<h3><i class="rv-swatch" aria-hidden="true"></i>{esc(names[s])} <b>{p.points}</b> '
+                     f'<small>pts{nob}</small></h3>'
                      f'<table class="holdings"><caption class="sr-only">{esc(names[s])}\'s tokens and bonuses</caption>'
-                     f'<colgroup><col class="lab"><col span="6"></colgroup><thead><tr><td></td>{head}</tr></thead><tbody><tr><th scope="row">Tokens</th>{toks}</tr>'
+                     f'<colgroup><col class="lab"><col span="6"></colgroup><thead><tr><td></td>{head}</tr></thead>'
+                     f'<tbody><tr><th scope="row">Tokens</th>{toks}</tr>'
                      f'<tr><th scope="row">Bonuses</th>{bons}<td></td></tr></tbody></table>'
                      f'{f"<div class=rv-res>{reserved}</div>" if reserved else ""}</section>')
     step = r["step"]
@@ -224,13 +235,17 @@ def turning_list(app):
         better = ""
         if tp.get("better") and tp["mover"] in people:
             b = tp["better"]
-            better = (f'<p class="rv-better"><b>Better:</b> {esc(cap(b["words"]))}.{esc(odds(b["chance"], tp["played"]))}</p>')
-        items.append(f'<li><button type="button" class="secondary rv-tp" id="tp-{k}"{attrs(data_act="review-step", data_to=k)}>'
+            better = (f'<p class="rv-better"><b>Better:</b> {esc(cap(b["words"]))}.'
+                      f'{esc(odds(b["chance"], tp["played"]))}</p>')
+        items.append(f'<li><button type="button" class="secondary rv-tp" id="tp-{k}"'
+                     f'{attrs(data_act="review-step", data_to=k)}>'
                      f'Move {k}</button><div><p>{esc(text)}</p>{better}</div></li>')
     if not items:
-        items.append("<li><div><p>No move changed the chances much: an even game from the deal to the end.</p></div></li>")
+        items.append("<li><div><p>No move changed the chances much: an even game from the deal to the end."
+                     "</p></div></li>")
     return (f'<section class="rv-turning" aria-labelledby="rv-turning-title"><h2 id="rv-turning-title">Turning points'
-            f'</h2><ol>{"".join(items)}</ol><p class="rv-note">The chances are the expert bot\u2019s learned judgement of each '
+            f'</h2><ol>{"".join(items)}</ol><p class="rv-note">The chances are the expert bot\u2019s learned judgement '
+            f'of each '
             f'position; a better move is the move it rates best among the bots\u2019 favourites.</p></section>')
 
 
@@ -246,7 +261,8 @@ def finished_list(app):
         done = " (reviewed)" if e.get("review") else ""
         when = time.strftime("%d %b %Y", time.gmtime(e["ended"])) if e.get("ended") else ""
         rows.append(f'<li><span>{who}{f" · {when}" if when else ""}{done}</span>'
-                    f'<button type="button" class="secondary"{attrs(data_act="review", data_game=e["id"], aria_label=f"Review the game {who}")}>'
+                    f'<button type="button" class="secondary"'
+                    f'{attrs(data_act="review", data_game=e["id"], aria_label=f"Review the game {who}")}>'
                     'Review</button></li>')
     return ('<section class="finished" aria-labelledby="finished-title" id="finished"><h2 id="finished-title">'
             f'Finished games</h2><ul class="finished-list">{"".join(rows)}</ul></section>')
