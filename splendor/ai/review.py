@@ -65,8 +65,8 @@ class LearnedEvaluator:
         self.replies = replies
 
     def chances(self, game):
-        n = len(game._players)
-        if game.phase_ == "over":
+        n = game.n
+        if game.phase == "over":
             return _normal([result_share(game, s) for s in range(n)])
         return _normal(list(self.model.win_chances(game)))
 
@@ -78,7 +78,7 @@ class LearnedEvaluator:
         g = game.copy()
         g.apply_unchecked(action)
         finish_turn(g, self.scorer)
-        if g.phase_ == "over":
+        if g.phase == "over":
             return self.chances(g)[seat]
         legal = g.legal_actions()
         if len(legal) > self.replies:
@@ -126,7 +126,7 @@ def turns_of(record):
     game = _fresh(record)
     out = []
     for k, text in enumerate(record["actions"]):
-        seat, phase = game.current, game.phase_
+        seat, phase = game.current, game.phase
         if phase in ("action", "veto") or not out or out[-1][2] != seat:
             out.append([k, k + 1, seat])
         else:
@@ -177,7 +177,7 @@ def review_chunk(record, people, start, stop, evaluator=None):
             while done < first:
                 _apply(game, record["actions"][done], done)
                 done += 1
-            if seat in people and game.phase_ == "action":
+            if seat in people and game.phase == "action":
                 before = (game.copy(), seat)
             while done < end:
                 _apply(game, record["actions"][done], done)
