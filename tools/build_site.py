@@ -14,9 +14,10 @@ What lands in the site:
                         the bot worker compiles the package from source at each start
   splendor/web/main.py, splendor/web/worker.py  <- the two scripts PyScript fetches by address
   runtime/pyscript/  <- node_modules/@pyscript/core/dist/ (everything but source maps)
-  runtime/pyodide/   <- the five Pyodide files PyScript needs; python_stdlib.zip with its modules compiled
-                        to bytecode by that Pyodide (once per version, cached in node_modules/.cache):
-                        Pyodide 314 publishes it as source, and compiling it was most of every start
+  runtime/pyodide/   <- the five Pyodide files PyScript needs; python_stdlib.zip cut to the modules the site
+                        imports (tools/stdlib_cut.py: KEEP and what the package imports) and compiled to
+                        bytecode by that Pyodide (once per version, cached in node_modules/.cache): Pyodide 314
+                        publishes all of it as source, and compiling it was most of every start
   runtime/axe/       <- axe-core (accessibility tests only)
   sw.js              <- generated from tools/sw.template.js: precaches every file the page needs
   precache.json      <- {"cache": ..., "hash": ..., "urls": [...], "revisions": {...}} for tests
@@ -31,6 +32,7 @@ older than package-lock.json, or holds other versions than the lock names.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import importlib.util
 import json
@@ -44,6 +46,9 @@ import time
 import tomllib
 import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools import stdlib_cut  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "site"
@@ -78,30 +83,45 @@ PYODIDE_FILES = [
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "pyodide-lock.json",
 ]
-# python_stdlib.zip goes to the site compiled (compiled_stdlib): same modules, bytecode instead of source.
+# python_stdlib.zip goes to the site cut and compiled (site_stdlib), pyodide-lock.json without its packages
+# (write_lock_file).
 # Pyodide's files as published on npm, for the benchmarks' bare pages (tools/bench_page.py, bench_offline.py).
-PUBLISHED_PYODIDE_FILES = PYODIDE_FILES + ["python_stdlib.zip"]
+PUBLISHED_PYODIDE_FILES = PYODIDE_FILES + ["pyodide-lock.json", "python_stdlib.zip"]
+LOCK_SITE = "runtime/pyodide/pyodide-lock.json"
 STDLIB_CACHE = "node_modules/.cache/splendor-build"
+COMPILED_STDLIB_PREFIX = "stdlib-compiled-"  # the whole library compiled, once per Pyodide and compiler script
 AXE_FILE = "node_modules/axe-core/axe.min.js"
 LOCKED_PACKAGES = ["@pyscript/core", "pyodide", "axe-core"]
+
+STDLIB_SITE = "runtime/pyodide/python_stdlib.zip"
+# Which standard library the site ships (--stdlib): "cut" (the default: tools/stdlib_cut.py) compiled to bytecode,
+# "full" every module compiled (as before the cut; tools/trace_imports.py traces with it), "cut-source" the cut
+# modules as Pyodide publishes them, source (for measuring what the bytecode saves at start).
+STDLIB_CHOICES = ("cut", "full", "cut-source")
+STDLIB_CUT_SCRIPT = ROOT / "tools" / "stdlib_cut.py"
+STDLIB_CUT_KEEP = 3  # cut libraries kept in the cache (one per set of kept modules)
 
 SW_TEMPLATE = ROOT / "tools" / "sw.template.js"
 # Written by the build. Not precached: sw.js is the worker itself, the others are not for the page
 # (Netlify does not even serve _headers).
 GENERATED = {"sw.js", "precache.json", "_headers"}
 # Written by the build and precached like any site file.
-BUILT = {PACKAGE_ZIP, "index.html"}
+BUILT = {PACKAGE_ZIP, "index.html", STDLIB_SITE, LOCK_SITE}
 CONFIG_ATTRIBUTE = 'config="./pyscript.toml"'  # in the repository's index.html; the site's has the JSON instead
 # Site files the page never loads, left out of the service worker's precache (a first visit would
-# download them for nothing): axe-core is for the accessibility tests only; PyScript's code editor
-# (CodeMirror) and terminal (xterm.js) chunks load only for <script type="py-editor"> or a
-# `terminal` attribute, which the game does not use (about 770 KB). If the page ever loads one,
-# the service worker still caches it on first use, and tests/browser/test_pwa_offline.py fails
-# until it is precached.
+# download them for nothing): axe-core is for the accessibility tests only; of PyScript's chunks, the code
+# editor's (CodeMirror: codemirror*, index-*) and the terminal's (xterm*) load only for
+# <script type="py-editor"> or a `terminal` attribute, which the game does not use (about 770 KB); its zip
+# reader (zip-*, 160 KB: Pyodide unpacks splendor.zip itself), TOML parser (toml-*: the build writes the
+# config as JSON), MicroPython (mpy-*), pyodide_graph-*, storage.js and its service-worker.js load only for
+# features the game does not use (checked: the requests of a game, page and worker, tools/trace_imports.py).
+# If the page ever loads one, the service worker still caches it on first use, and
+# tests/browser/test_offline.py fails until it is precached.
 NOT_PRECACHED_PREFIXES = ("runtime/axe/",)
-NOT_PRECACHED_PATTERN = re.compile(r"^runtime/pyscript/(?:codemirror|xterm)[^/]*$")
+NOT_PRECACHED_PATTERN = re.compile(
+    r"^runtime/pyscript/(?:codemirror|xterm|index-|zip-|toml-|mpy-|pyodide_graph-|storage\.js$|service-worker\.js$)"
+    r"[^/]*$")
 REVISION_CHARS = 16  # hex characters of a file's SHA-256 the service worker checks
 
 
@@ -247,11 +267,12 @@ def _node() -> str:
 
 
 def compiled_stdlib() -> Path:
-    """Pyodide's python_stdlib.zip with every module as bytecode (tools/compile_pyc.mjs stdlib), made once per
-    Pyodide version and compiler script and kept in node_modules/.cache (a fresh ``npm ci`` starts over)."""
+    """Pyodide's python_stdlib.zip with every module as bytecode, without docstrings (tools/compile_pyc.mjs stdlib),
+    made once per Pyodide version and compiler script and kept in node_modules/.cache (a fresh ``npm ci`` starts
+    over). The site ships a cut of it (``site_stdlib``)."""
     key = compiler_key()
     cache = ROOT / STDLIB_CACHE
-    target = cache / f"python_stdlib-{key}.zip"
+    target = cache / f"{COMPILED_STDLIB_PREFIX}{key}.zip"
     if target.is_file():
         return target
     cache.mkdir(parents=True, exist_ok=True)
@@ -265,10 +286,52 @@ def compiled_stdlib() -> Path:
         raise BuildError(f"compiling Pyodide's standard library failed:\n{result.stderr.strip()}")
     os.chmod(partial, 0o644)
     os.replace(partial, target)
-    for old in cache.glob("python_stdlib-*.zip"):
+    for old in cache.glob(f"{COMPILED_STDLIB_PREFIX}*.zip"):
         if old != target:
             old.unlink(missing_ok=True)
     return target
+
+
+def site_stdlib(kind: str = "cut") -> Path:
+    """The standard library the site ships (``STDLIB_CHOICES``), as a file in the build's cache. The cut one is
+    made once per Pyodide, tools/stdlib_cut.py and package sources (the package's imports choose modules)."""
+    if kind not in STDLIB_CHOICES:
+        raise BuildError(f"--stdlib must be one of {', '.join(STDLIB_CHOICES)}, not {kind!r}")
+    compiled = compiled_stdlib()
+    if kind == "full":
+        return compiled
+    scripts = [rel for rel in browser_package_files() + list(SCRIPT_FILES) if rel.endswith(".py")]
+    sources = {rel: (ROOT / rel).read_bytes() for rel in scripts}
+    digest = hashlib.sha256(f"{compiler_key()}\0{kind}\0".encode("ascii") + STDLIB_CUT_SCRIPT.read_bytes())
+    for rel in sorted(sources):
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(sources[rel]).digest())
+    target = ROOT / STDLIB_CACHE / f"stdlib-{kind}-{digest.hexdigest()[:24]}.zip"
+    if target.is_file():
+        return target
+    published = ROOT / PYODIDE_DIR / "python_stdlib.zip"
+    kept = stdlib_cut.kept_modules(published, sources)
+    data = stdlib_cut.cut(compiled if kind == "cut" else published, kept)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+    kept_files = sorted(target.parent.glob("stdlib-*.zip"), key=lambda path: path.stat().st_mtime, reverse=True)
+    for old in kept_files[STDLIB_CUT_KEEP:]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+def write_lock_file(out: Path) -> None:
+    """site/runtime/pyodide/pyodide-lock.json: Pyodide's, without its list of packages (114 KB, 26 KB with gzip).
+    Pyodide reads the file at every start, but only a package to install looks in the list, and the site installs
+    none (pyscript.toml names no packages; none of them is a part of the standard library)."""
+    lock = json.loads((ROOT / PYODIDE_DIR / "pyodide-lock.json").read_text("utf-8"))
+    unvendored = [name for name, package in lock.get("packages", {}).items()
+                  if package.get("package_type") == "cpython_module"]
+    if unvendored:
+        raise BuildError(f"Pyodide's lock file names parts of the standard library as packages ({unvendored}): "
+                         "keep them in write_lock_file (tools/build_site.py)")
+    lock["packages"] = {}
+    _write_if_changed(out / LOCK_SITE, (json.dumps(lock, separators=(",", ":"), sort_keys=True) + "\n").encode())
 
 
 def write_index(out: Path) -> None:
@@ -376,7 +439,6 @@ def site_sources() -> dict[str, Path]:
             wanted["runtime/pyscript/" + path.relative_to(dist).as_posix()] = path
     for name in PYODIDE_FILES:
         wanted["runtime/pyodide/" + name] = ROOT / PYODIDE_DIR / name
-    wanted["runtime/pyodide/python_stdlib.zip"] = compiled_stdlib()
     wanted["runtime/axe/axe.min.js"] = ROOT / AXE_FILE
     for rel, src in wanted.items():
         if not src.is_file():
@@ -490,6 +552,46 @@ def write_service_worker(out: Path, rels: list[str]) -> dict:
     return manifest
 
 
+GZIP_LEVEL = 6  # what the first visit's figure counts: each file as `gzip -6` compresses it
+FIRST_VISIT_BUDGET = 6_000_000  # bytes with gzip (issue 55); tests/test_site_build.py holds the site to it
+GZIP_SIZES = ROOT / STDLIB_CACHE / "gzip-sizes.json"  # revision -> size with gzip, so a build gzips only new files
+
+
+def first_visit(out: Path, manifest: dict) -> list[tuple[str, int, int]]:
+    """What a first visit downloads: each precached file once ("./" is index.html), as (path, bytes, bytes with
+    gzip -6), largest first with gzip."""
+    try:
+        known = json.loads(GZIP_SIZES.read_text("utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    rows, fresh = [], {}
+    for url, revision in manifest["revisions"].items():
+        if url == "./":
+            continue
+        data = (out / url[2:]).read_bytes()
+        key = f"{revision}:{len(data)}"
+        if key not in known:
+            known[key] = fresh[key] = len(gzip.compress(data, GZIP_LEVEL, mtime=0))
+        rows.append((url[2:], len(data), known[key]))
+    if fresh:
+        try:
+            kept = dict(list(known.items())[-2000:])
+            _write_if_changed(GZIP_SIZES, json.dumps(kept).encode("utf-8"))
+        except OSError:
+            pass
+    return sorted(rows, key=lambda row: (-row[2], row[0]))
+
+
+def first_visit_report(rows: list[tuple[str, int, int]]) -> str:
+    """The first visit's bytes, file by file and in all, raw and with gzip (what the build prints)."""
+    lines = [f"{'with gzip':>10} {'raw':>10}  first visit: every precached file once"]
+    lines += [f"{gz:>10,} {raw:>10,}  {path}" for path, raw, gz in rows]
+    raw_total, gz_total = sum(row[1] for row in rows), sum(row[2] for row in rows)
+    lines.append(f"{gz_total:>10,} {raw_total:>10,}  in all, {len(rows)} files: {raw_total / 1e6:.2f} MB raw, "
+                 f"{gz_total / 1e6:.2f} MB with gzip -{GZIP_LEVEL} (budget {FIRST_VISIT_BUDGET / 1e6:.1f} MB)")
+    return "\n".join(lines)
+
+
 def write_netlify_headers(out: Path, rels: list[str]) -> None:
     """site/_headers: immutable caching for content-hashed files (see tools/netlify_headers.py)."""
     sys.path.insert(0, str(ROOT))
@@ -500,7 +602,7 @@ def write_netlify_headers(out: Path, rels: list[str]) -> None:
     _write_if_changed(out / netlify_headers.HEADERS_FILE, text.encode("utf-8"))
 
 
-def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False) -> dict:
+def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False, stdlib: str = "cut") -> dict:
     """Build the site into ``out``; return the precache manifest. Raises BuildError."""
     started = time.perf_counter()
     ensure_node_modules(allow_npm)
@@ -508,13 +610,19 @@ def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False) 
     wanted = site_sources()
     out.mkdir(parents=True, exist_ok=True)
     copied, removed = sync_tree(out, wanted)
+    library = site_stdlib(stdlib)
+    if not _same_file(library, out / STDLIB_SITE):
+        _copy_atomically(library, out / STDLIB_SITE)
+        copied += 1
     if build_package_zip(out):
         copied += 1
     write_index(out)
+    write_lock_file(out)
     files = site_files()
     manifest = write_service_worker(out, files)
     write_netlify_headers(out, files)
     if not quiet:
+        print(first_visit_report(first_visit(out, manifest)), file=sys.stderr)
         log(
             f"{len(files)} files in {out} ({copied} copied, {removed} removed), "
             f"cache {manifest['cache']}, {time.perf_counter() - started:.2f}s"
@@ -529,6 +637,9 @@ def main(argv: list[str] | None = None) -> int:
         "--no-npm", action="store_true", help="fail instead of running npm ci when needed"
     )
     parser.add_argument(
+        "--stdlib", choices=STDLIB_CHOICES, default="cut",
+        help="the standard library shipped: cut to what the site imports (default), full, or cut as source")
+    parser.add_argument(
         "--stdlib-only", action="store_true",
         help="only compile Pyodide's standard library into the build's cache (once per Pyodide version; "
              "`make` does it right after npm ci, as part of the installs)")
@@ -539,7 +650,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"standard library compiled: {compiled_stdlib().relative_to(ROOT)}, "
                 f"{time.perf_counter() - started:.2f}s")
             return 0
-        build(args.out.resolve(), allow_npm=not args.no_npm)
+        build(args.out.resolve(), allow_npm=not args.no_npm, stdlib=args.stdlib)
     except BuildError as error:
         log(f"error: {error}")
         return 1
