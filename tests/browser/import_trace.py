@@ -96,12 +96,14 @@ def _union(found: dict, more: dict) -> None:
         have[1].update(looked_up)
 
 
-def exercise(browser, base_url: str, workdir, whole_game: bool = False) -> dict[str, tuple[set[str], set[str]]]:
+def exercise(browser, base_url: str, workdir, whole_game: bool = False,
+             errors: list[str] | None = None) -> dict[str, tuple[set[str], set[str]]]:
     """Use the game as a player does, in traced browser contexts, and return what the page and its worker imported
     ({"page": (loaded, looked_up), "worker": ...}, over every page opened): a game against the expert and the hard bot
     with a hint, an undo and a download; its restore by a reload; the end of a game, its results and its file; a game
     file opened and a broken one refused; the guide and the guided game; a worker that crashes. ``whole_game``:
-    play the first game to its end as well (minutes)."""
+    play the first game to its end as well (minutes). ``errors`` collects the pages' uncaught errors and console
+    errors (their workers' included)."""
     from game_driver import is_over, near_end_save, open_game, open_save, play_turn, settle, start
 
     found: dict = {}
@@ -110,6 +112,9 @@ def exercise(browser, base_url: str, workdir, whole_game: bool = False) -> dict[
     def context(save=None):
         made = browser.new_context(base_url=base_url, service_workers="block", accept_downloads=True)
         trace_imports(made)
+        if errors is not None:
+            made.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+            made.on("weberror", lambda error: errors.append(str(error.error)))
         if save is not None:
             open_save(made, save)
         return made
