@@ -60,36 +60,31 @@ def test_service_worker_names_cache_and_list(built):
     assert '"./sw.js"' not in sw
 
 
-def pyodide_cache_tag() -> str:
-    """cpython-314 for Pyodide 314.0.2: the tag of the bytecode the browser's interpreter looks for."""
-    info = json.loads((ROOT / build_site.PYODIDE_DIR / "pyodide-lock.json").read_text())["info"]
-    major, minor = info["python"].split(".")[:2]
-    return f"cpython-{major}{minor}"
-
-
 def hash_based_unchecked(pyc: bytes) -> bool:
     """A PEP 552 .pyc the import system uses without looking at the source (flags word = 0b01)."""
     return pyc[2:4] == b"\r\n" and int.from_bytes(pyc[4:8], "little") == 0b01
 
 
-def test_package_zip_holds_every_module_with_its_bytecode(built):
+def test_package_zip_holds_every_module_as_bytecode_without_its_source(built):
+    """splendor.zip: each module the browser imports as its bytecode alone, where the source would be (the import
+    system loads a .pyc without source; nothing in the browser reads the source), and the data files."""
     out, manifest = built
-    tag = pyodide_cache_tag()
     with zipfile.ZipFile(out / build_site.PACKAGE_ZIP) as archive:
         names = set(archive.namelist())
         modules = build_site.browser_package_files()
         assert {"splendor/__init__.py", "splendor/engine/game.py", "splendor/engine/cards.csv",
                 "splendor/ai/search.py", "splendor/web/view.py"} <= set(modules)
         for rel in modules:
-            assert archive.read(rel) == (ROOT / rel).read_bytes(), rel
             if rel.endswith(".py"):
-                folder, name = rel.rsplit("/", 1)
-                pyc = f"{folder}/__pycache__/{name[:-3]}.{tag}.pyc"
+                assert rel not in names, rel
+                pyc = rel[:-3] + ".pyc"
                 assert pyc in names, pyc
                 assert hash_based_unchecked(archive.read(pyc)), pyc
+            else:
+                assert archive.read(rel) == (ROOT / rel).read_bytes(), rel
         # nothing else: not the command line, not the two scripts PyScript fetches by address
-        assert len(names) == len(modules) + sum(rel.endswith(".py") for rel in modules)
-        for absent in ("splendor/__main__.py", "splendor/web/main.py", "splendor/ai/expert_weights.json",
+        assert names == build_site.package_zip_names(modules)
+        for absent in ("splendor/__main__.pyc", "splendor/web/main.pyc", "splendor/ai/expert_weights.json",
                        "splendor/ai/expert_model.json"):
             assert absent not in names
         # the expert's model is a plain file of the site, fetched by the worker, and precached for offline play
@@ -101,6 +96,7 @@ def test_package_zip_holds_every_module_with_its_bytecode(built):
         assert (ROOT / "splendor" / "training" / "train.py").exists()
         assert not [n for n in names if n.startswith("splendor/training/")]
         assert all(info.date_time == build_site.ZIP_DATE for info in archive.infolist())
+        assert archive.comment.decode("ascii").startswith(build_site.compiler_key() + " ")
     for script in build_site.SCRIPT_FILES:
         assert (out / script).read_bytes() == (ROOT / script).read_bytes()
     assert not (out / "splendor" / "engine").exists()
@@ -308,7 +304,7 @@ def test_package_zip_is_compiled_again_for_another_pyodide(built, monkeypatch, t
     assert build_site.build_package_zip(out)
     assert calls == ["package"]
     with zipfile.ZipFile(out / build_site.PACKAGE_ZIP) as archive:
-        assert archive.comment == b"another-pyodide0"
+        assert archive.comment.startswith(b"another-pyodide0 ")  # the compiler, then the sources' digest
     # Another folder built from the same sources by the same Pyodide takes the compiled zip from the cache: node is
     # not started again, and the zip is the same.
     elsewhere = tmp_path / "elsewhere"

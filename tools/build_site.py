@@ -9,9 +9,10 @@ What lands in the site:
                         toml nor its TOML parser before starting Pyodide (0.14 s of a cold start)
   pyscript.toml (+ a few optional root files), assets/**,
   splendor.zip       <- the package as the browser interpreters load it (pyscript.toml [files] unpacks it):
-                        every splendor/**/*.py, *.csv and *.json the browser uses, with bytecode compiled by the
-                        shipped Pyodide itself (tools/compile_pyc.mjs under node), so neither the page nor
-                        the bot worker compiles the package from source at each start
+                        every module of splendor/ the browser uses as bytecode compiled by the shipped Pyodide
+                        itself (tools/compile_pyc.mjs under node), so neither the page nor the bot worker compiles
+                        the package at each start, without its source (135 KB with gzip: nothing reads it; a
+                        traceback names the file and line), and the *.csv and *.json it reads
   splendor/web/main.py, splendor/web/worker.py  <- the two scripts PyScript fetches by address
   runtime/pyscript/  <- node_modules/@pyscript/core/dist/ (everything but source maps)
   runtime/pyodide/   <- the five Pyodide files PyScript needs; python_stdlib.zip cut to the modules the site
@@ -237,24 +238,29 @@ def compiler_key() -> str:
     return digest.hexdigest()[:16]
 
 
+def _sources_digest(sources: dict[str, bytes], key: str) -> str:
+    digest = hashlib.sha256(key.encode("ascii"))
+    for rel in sorted(sources):
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(sources[rel]).digest())
+    return digest.hexdigest()
+
+
+def package_zip_names(sources) -> set[str]:
+    """The entries of splendor.zip for these package files: each module as its bytecode alone, where its source
+    would be (splendor/engine/game.pyc: the import system loads a .pyc without source), the data files as they are."""
+    return {rel[:-3] + ".pyc" if rel.endswith(".py") else rel for rel in sources}
+
+
 def _zip_is_current(path: Path, sources: dict[str, bytes], key: str) -> bool:
-    """True when the zip at path was compiled by this Pyodide (its comment is ``key``) and holds exactly these
-    sources, each module with its bytecode."""
+    """True when the zip at path was compiled by this Pyodide from exactly these sources (its comment is ``key`` and
+    the sources' digest) and holds each module's bytecode and the data files."""
     try:
         with zipfile.ZipFile(path) as archive:
-            if archive.comment != key.encode("ascii"):
+            if archive.comment != f"{key} {_sources_digest(sources, key)}".encode("ascii"):
                 return False
-            names = set(archive.namelist())
-            tag = next((n.rsplit(".", 2)[-2] for n in names if n.endswith(".pyc")), None)
-            if tag is None:
+            if set(archive.namelist()) != package_zip_names(sources):
                 return False
-            wanted = set(sources) | {
-                importlib.util.cache_from_source(rel).replace(sys.implementation.cache_tag, tag)
-                for rel in sources if rel.endswith(".py")
-            }
-            if names != wanted:
-                return False
-            return all(archive.read(rel) == data for rel, data in sources.items())
+            return all(archive.read(rel) == data for rel, data in sources.items() if not rel.endswith(".py"))
     except (OSError, zipfile.BadZipFile, KeyError):
         return False
 
@@ -352,10 +358,7 @@ PACKAGE_CACHE_DIR = ROOT / STDLIB_CACHE
 
 
 def _package_cache_path(sources: dict[str, bytes], key: str) -> Path:
-    digest = hashlib.sha256(key.encode("ascii"))
-    for rel in sorted(sources):
-        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(sources[rel]).digest())
-    return PACKAGE_CACHE_DIR / f"package-{digest.hexdigest()[:24]}.zip"
+    return PACKAGE_CACHE_DIR / f"package-{_sources_digest(sources, key)[:24]}.zip"
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
@@ -368,7 +371,8 @@ def _copy_atomically(source: Path, target: Path) -> None:
 
 
 def build_package_zip(out: Path) -> bool:
-    """Write out/splendor.zip (sources + Pyodide bytecode) unless it is current. Returns True when written."""
+    """Write out/splendor.zip (Pyodide bytecode, without the sources, and the data files) unless it is current.
+    Returns True when written."""
     sources = {rel: (ROOT / rel).read_bytes() for rel in browser_package_files()}
     target = out / PACKAGE_ZIP
     key = compiler_key()
@@ -391,14 +395,15 @@ def build_package_zip(out: Path) -> bool:
             tag = json.loads(result.stdout.strip().splitlines()[-1])["tag"]
         except (ValueError, IndexError, KeyError):
             raise BuildError(f"tools/compile_pyc.mjs answered {result.stdout!r}") from None
-        entries = dict(sources)
+        entries = {rel: data for rel, data in sources.items() if not rel.endswith(".py")}
         for rel in modules:
             pyc = importlib.util.cache_from_source(rel).replace(sys.implementation.cache_tag, tag)
-            entries[pyc] = (Path(tmp) / pyc).read_bytes()
+            entries[rel[:-3] + ".pyc"] = (Path(tmp) / pyc).read_bytes()
     out.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".tmp")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        archive.comment = key.encode("ascii")  # which Pyodide compiled it: another one means compiling again
+        # which Pyodide compiled it, from which sources: another one means compiling again
+        archive.comment = f"{key} {_sources_digest(sources, key)}".encode("ascii")
         for name in sorted(entries):
             info = zipfile.ZipInfo(name, ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
