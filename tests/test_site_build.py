@@ -329,3 +329,16 @@ def test_stdlib_only_compiles_the_standard_library_into_the_cache_and_builds_not
     with zipfile.ZipFile(cached) as archive:
         names = archive.namelist()
     assert any(n.endswith(".pyc") for n in names) and not any(n.endswith(".py") for n in names)
+
+
+def test_the_bots_binary_files_are_plain_precached_site_files(tmp_path):
+    """A WebAssembly kernel or a network's weights under splendor/ai/ is served as it is and precached (the worker
+    fetches it by address, offline too), whatever its name; a JSON model stays listed in WORKER_FILES."""
+    for rel in ("splendor/ai/kernel.wasm", "splendor/ai/nets/weights.bin", "splendor/ai/model.py",
+                "splendor/engine/other.bin"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"\0asm")
+    found = build_site.worker_binary_files(tmp_path)
+    assert found == ["splendor/ai/kernel.wasm", "splendor/ai/nets/weights.bin"]
+    assert build_site.precached(found + ["assets/net.bin", "assets/kernel.wasm"]) == found + [
+        "assets/net.bin", "assets/kernel.wasm"]

@@ -73,6 +73,22 @@ SCRIPT_FILES = ("splendor/web/main.py", "splendor/web/worker.py")
 # value and policy). Out of the zip, so the page's first paint never downloads them; precached like every site file,
 # so the expert plays offline.
 WORKER_FILES = ("splendor/ai/expert_model.json",)
+# Binary files of the bots (a WebAssembly kernel, a network's weights) under these folders are plain site files too,
+# precached, whatever their name: the worker fetches them by address (never in the zip, which holds only what the
+# import system reads).
+WORKER_FILE_DIRS = ("splendor/ai/",)
+WORKER_FILE_SUFFIXES = (".wasm", ".bin")
+
+
+def worker_binary_files(root: Path | None = None) -> list[str]:
+    """The bots' binary files the site serves as they are (``WORKER_FILE_SUFFIXES`` under ``WORKER_FILE_DIRS``)."""
+    root = root or ROOT
+    found = []
+    for folder in WORKER_FILE_DIRS:
+        for path in _walk(root / folder):
+            if path.suffix in WORKER_FILE_SUFFIXES:
+                found.append(path.relative_to(root).as_posix())
+    return found
 PACKAGE_ZIP = "splendor.zip"
 PYSCRIPT_FILES = {"./" + PACKAGE_ZIP: "./*"}  # pyscript.toml [files]: unpack the zip into the working folder
 COMPILE_PYC = ROOT / "tools" / "compile_pyc.mjs"
@@ -435,7 +451,7 @@ def site_sources() -> dict[str, Path]:
     if assets.is_dir():
         for path in _walk(assets):
             wanted[path.relative_to(ROOT).as_posix()] = path
-    for rel in SCRIPT_FILES + WORKER_FILES:
+    for rel in SCRIPT_FILES + WORKER_FILES + tuple(worker_binary_files()):
         wanted[rel] = ROOT / rel
 
     dist = ROOT / PYSCRIPT_DIST
