@@ -336,7 +336,9 @@ def site_stdlib(kind: str = "cut") -> Path:
     partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     partial.write_bytes(data)
     os.replace(partial, target)
-    kept_files = sorted(target.parent.glob("stdlib-*.zip"), key=lambda path: path.stat().st_mtime, reverse=True)
+    same_kind = re.compile(rf"stdlib-{re.escape(kind)}-[0-9a-f]{{24}}\.zip")  # not the compiled library
+    kept_files = sorted((path for path in target.parent.iterdir() if same_kind.fullmatch(path.name)),
+                        key=lambda path: path.stat().st_mtime, reverse=True)
     for old in kept_files[STDLIB_CUT_KEEP:]:
         old.unlink(missing_ok=True)
     return target
