@@ -138,6 +138,7 @@ def test_stdlib_is_the_published_one_cut_and_compiled(built):
     assert 600_000 < (out / "runtime/pyodide/python_stdlib.zip").stat().st_size < 1_600_000
 
 
+@pytest.mark.site  # reads Pyodide's library in node_modules
 def test_a_module_the_package_imports_is_kept_with_what_it_imports():
     """A new ``import statistics`` in a module of the package needs no entry anywhere: the cut keeps it, the modules
     it imports when imported, and their packages; what it imports only inside a function is not kept."""
@@ -193,6 +194,7 @@ def test_a_missing_module_is_named_with_where_to_add_it():
     assert 'add "statistics" to KEEP in tools/stdlib_cut.py' in message
 
 
+@pytest.mark.site  # reads Pyodide's library in node_modules
 def test_every_name_kept_or_left_out_is_a_module_of_the_library_or_built_in():
     """A misspelt name in KEEP or NEVER would silently keep or leave out nothing."""
     published_zip = ROOT / build_site.PYODIDE_DIR / "python_stdlib.zip"
