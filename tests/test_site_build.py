@@ -344,3 +344,29 @@ def test_the_bots_binary_files_are_plain_precached_site_files(tmp_path):
     assert found == ["splendor/ai/kernel.wasm", "splendor/ai/nets/weights.bin"]
     assert build_site.precached(found + ["assets/net.bin", "assets/kernel.wasm"]) == found + [
         "assets/net.bin", "assets/kernel.wasm"]
+
+
+def test_npm_is_never_run_into_a_linked_node_modules(tmp_path, monkeypatch):
+    """A git worktree whose node_modules links to another checkout's: a lock file newer than that folder (git wrote
+    it with the worktree) is no reason to install, and a real one is reported, never installed through the link
+    (npm ci would empty the other checkout's folder)."""
+    other = tmp_path / "main" / "node_modules"
+    for name in build_site.LOCKED_PACKAGES:
+        (other / name).mkdir(parents=True)
+        (other / name / "package.json").write_text(json.dumps({"version": "1.0.0"}))
+    (other / ".package-lock.json").write_text("{}")
+    tree = tmp_path / "worktree"
+    tree.mkdir()
+    (tree / "node_modules").symlink_to(other)
+    lock = {"packages": {f"node_modules/{name}": {"version": "1.0.0"} for name in build_site.LOCKED_PACKAGES}}
+    (tree / "package-lock.json").write_text(json.dumps(lock))  # newer than the linked folder's marker
+    monkeypatch.setattr(build_site, "ROOT", tree)
+    ran = []
+    monkeypatch.setattr(build_site.subprocess, "run", lambda *a, **k: ran.append(a))
+    assert build_site.npm_install_needed() is None
+    build_site.ensure_node_modules(allow_npm=True)
+    lock["packages"]["node_modules/pyodide"]["version"] = "2.0.0"
+    (tree / "package-lock.json").write_text(json.dumps(lock))
+    with pytest.raises(build_site.BuildError, match="links to .*run `npm ci` there"):
+        build_site.ensure_node_modules(allow_npm=True)
+    assert ran == [] and (other / "pyodide" / "package.json").is_file()

@@ -169,7 +169,9 @@ def npm_install_needed() -> str | None:
         return "node_modules is missing"
     marker = modules / ".package-lock.json"  # npm rewrites it on every install
     stamp = marker if marker.exists() else modules
-    if stamp.stat().st_mtime < lock.stat().st_mtime:
+    # Another checkout's node_modules (a git worktree links to it) is as old as that checkout's lock, not this one's,
+    # which git wrote when it made the worktree: only the versions below tell.
+    if not modules.is_symlink() and stamp.stat().st_mtime < lock.stat().st_mtime:
         return "node_modules is older than package-lock.json"
     packages = json.loads(lock.read_text("utf-8")).get("packages", {})
     for name in LOCKED_PACKAGES:
@@ -186,6 +188,9 @@ def ensure_node_modules(allow_npm: bool = True) -> None:
         return
     if not allow_npm:
         raise BuildError(f"{reason}; run `npm ci` in {ROOT}")
+    modules = ROOT / "node_modules"
+    if modules.is_symlink():  # npm ci would empty the other checkout's folder that the link points to
+        raise BuildError(f"{reason}, and node_modules links to {os.readlink(modules)}: run `npm ci` there")
     npm = shutil.which("npm")
     if npm is None:
         raise BuildError(f"{reason}, and npm is not installed (apt-get install -y npm)")
