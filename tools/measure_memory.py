@@ -10,7 +10,8 @@ one bot with the new-game screen's defaults, waits until its bot worker has answ
 installed, lets it settle 3 s, and reads the renderer processes from Chromium itself (DevTools'
 SystemInfo.getProcessInfo) and their memory from /proc: RSS (resident, shared pages included: the figure of record),
 PSS and private (USS). The page's renderer is the one the page runs in (its Pyodide and its worker's, both threads of
-that process). ``--baseline DIR`` measures a site folder built elsewhere (an earlier commit) in the same runs,
+that process). An empty page's renderer (about:blank) is measured once for reference: Chromium's own share (its
+libraries count in RSS). ``--baseline DIR`` measures a site folder built elsewhere (an earlier commit) in the same runs,
 alternating.
 """
 
@@ -57,11 +58,16 @@ def renderer_pids(browser) -> list[int]:
 
 
 def measure(playwright, url: str) -> dict[str, int]:
-    """The memory of the page's renderer after Start with the worker running (a fresh browser: nothing else)."""
+    """The memory of the page's renderer after Start with the worker running (a fresh browser: nothing else);
+    ``url`` "about:blank": of an empty page's renderer, for reference."""
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
     try:
         context = browser.new_context(**PHONE_SMALL)
         page = context.new_page()
+        if url == "about:blank":
+            page.goto(url)
+            time.sleep(3)
+            return max((memory_of(pid) for pid in renderer_pids(browser)), key=lambda m: m["rss"])
         page.goto(url + "?pace=0")
         page.wait_for_selector('body[data-ready="1"]', state="attached", timeout=READY_MS)
         page.get_by_role("button", name="Start game").click()
@@ -102,10 +108,13 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             for server, _ in servers.values():
                 server.stop()
+    with sync_playwright() as playwright:
+        results["empty page"] = [measure(playwright, "about:blank")]
     for name, runs in results.items():
         med = {key: statistics.median(m[key] for m in runs) / 1e6 for key in ("rss", "pss", "private")}
-        print(f"{name} (median of {len(runs)}, 390x664, after Start, worker running): renderer RSS {med['rss']:.0f} MB "
-              f"(target <= 300), PSS {med['pss']:.0f} MB, private {med['private']:.0f} MB")
+        what = "for reference" if name == "empty page" else "390x664, after Start, worker running"
+        print(f"{name} (median of {len(runs)}, {what}): renderer RSS {med['rss']:.0f} MB (target <= 300), "
+              f"PSS {med['pss']:.0f} MB, private {med['private']:.0f} MB")
     return 0
 
 
