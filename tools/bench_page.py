@@ -3,7 +3,8 @@
 medium bot's reply time after a person's move, and, with the CPU slowed 4x, the time from a tap to the next painted
 frame and the longest frame while a move animates.
 
-    .venv/bin/python tools/bench_page.py [--runs 5] [--moves 6] [--throttle 4] [--taps 4]
+    .venv/bin/python tools/bench_page.py [--runs 5] [--moves 6] [--throttle 4] [--taps 4] [--stdlib cut]
+                                         [--baseline DIR]
 
 Tap to paint: Chromium's Event Timing entries (``PerformanceObserver`` type "event": from the tap's input to the
 next frame painted after its handlers ran) for mouse clicks at the middle of the supply's piles and of Take (raw
@@ -27,6 +28,10 @@ the build compiled to bytecode, see tools/compile_pyc.mjs), the other Pyodide 31
 (``node_modules/pyodide``, standard library as source, served from ``runtime-published/`` in the same temporary
 site). The first shows what the game adds to its own runtime; the second is what a page that "just calls
 loadPyodide()" of the pinned Pyodide costs.
+
+``--stdlib`` builds the site with another standard library (tools/build_site.py ``--stdlib``: full, cut-source).
+``--baseline DIR`` adds a game page from another site folder (one built from an earlier commit, say), served on a
+second address and timed in the same runs, alternating with the others: the build against its baseline, side by side.
 """
 
 from __future__ import annotations
@@ -227,10 +232,13 @@ def main(argv=None):
     parser.add_argument("--moves", type=int, default=6, help="person moves answered by the medium bot")
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown for the tap and frame figures")
     parser.add_argument("--taps", type=int, default=4, help="moves (three gem taps and Take each) timed throttled")
+    parser.add_argument("--stdlib", choices=build_site.STDLIB_CHOICES, default="cut",
+                        help="the standard library the site ships (tools/build_site.py --stdlib)")
+    parser.add_argument("--baseline", type=Path, help="a built site folder whose game is timed beside this one")
     args = parser.parse_args(argv)
 
     site = Path(tempfile.mkdtemp(prefix="splendor-bench-"))
-    build_site.build(site, quiet=True)
+    build_site.build(site, quiet=True, stdlib=args.stdlib)
     bare_html = (ROOT / "tools" / "bench_bare.html").read_text("utf-8")
     (site / "bench_bare.html").write_text(bare_html, "utf-8")
     (site / "bench_published.html").write_text(bare_html.replace("./runtime/pyodide/", "./runtime-published/pyodide/"))
@@ -241,23 +249,29 @@ def main(argv=None):
     key, save = saved_game()
     init = f"localStorage.setItem({json.dumps(key)}, {json.dumps(save)});"
     server, url = start_server(site)
+    baseline_server, baseline_url = start_server(args.baseline) if args.baseline else (None, None)
     results = {"game_cold": [], "game_warm": [], "bare_cold": [], "bare_warm": [], "published_cold": [],
-               "published_warm": [], "paint_cold": [], "bot": [], "taps": [], "frames": []}
-    pages = {"bare": "bench_bare.html", "published": "bench_published.html", "game": "?pace=0"}
+               "published_warm": [], "baseline_cold": [], "baseline_warm": [], "paint_cold": [], "bot": [],
+               "taps": [], "frames": []}
+    pages = {"bare": "bench_bare.html", "published": "bench_published.html", "game": "?pace=0",
+             "baseline": "?pace=0"}
+    kinds = ("bare", "published", "game") + (("baseline",) if args.baseline else ())
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for run in range(args.runs):
-                for kind in ("bare", "published", "game") if run % 2 == 0 else ("game", "published", "bare"):
+                for kind in kinds if run % 2 == 0 else kinds[::-1]:
+                    game = kind in ("game", "baseline")
                     context = browser.new_context(viewport={"width": 1280, "height": 800})
-                    if kind == "game":
+                    if game:
                         context.add_init_script(init)
                     page = context.new_page()
-                    ready = "splendor-ready" if kind == "game" else "bare-ready"
-                    page.goto(url + pages[kind])
+                    ready = "splendor-ready" if game else "bare-ready"
+                    page.goto((baseline_url if kind == "baseline" else url) + pages[kind])
                     results[f"{kind}_cold"].append(mark_time(page, ready))
-                    if kind == "game":
-                        results["paint_cold"].append(first_paint(page))
+                    if game:
+                        if kind == "game":
+                            results["paint_cold"].append(first_paint(page))
                         # Let the worker boot and the service worker install, as a person's first visit would.
                         page.wait_for_function("() => document.body.dataset.worker === '1'", timeout=READY_MS)
                         page.wait_for_timeout(1500)
@@ -271,10 +285,13 @@ def main(argv=None):
             browser.close()
     finally:
         server.stop()
+        if baseline_server:
+            baseline_server.stop()
         shutil.rmtree(site, ignore_errors=True)
 
     med = {k: statistics.median(v) for k, v in results.items() if v and k != "taps"}
-    print(f"runs: {args.runs} (seconds from navigation start; the fastest run shows the machine least disturbed)")
+    print(f"runs: {args.runs} (seconds from navigation start; the fastest run shows the machine least disturbed); "
+          f"standard library: {args.stdlib}" + (f"; baseline: {args.baseline}" if args.baseline else ""))
     for state in ("cold", "warm") if args.runs else ():
         g, gmin = med[f"game_{state}"], min(results[f"game_{state}"])
         print(f"{state:>5}: game usable board median {g:.2f} s, fastest {gmin:.2f} s")
@@ -283,7 +300,11 @@ def main(argv=None):
             b, bmin = med[f"{kind}_{state}"], min(results[f"{kind}_{state}"])
             print(f"       {label}: median {b:.2f} s, fastest {bmin:.2f} s | game/bare: ratio of medians "
                   f"{g / b:.2f}x, of fastest {gmin / bmin:.2f}x")
-        for kind in ("game", "published", "bare"):
+        if args.baseline:
+            b, bmin = med[f"baseline_{state}"], min(results[f"baseline_{state}"])
+            print(f"       baseline's game usable board: median {b:.2f} s, fastest {bmin:.2f} s | game/baseline: "
+                  f"ratio of medians {g / b:.2f}x, of fastest {gmin / bmin:.2f}x")
+        for kind in ("game",) + (("baseline",) if args.baseline else ()) + ("published", "bare"):
             print(f"       {kind:>9} {', '.join(f'{x:.2f}' for x in results[f'{kind}_{state}'])}")
     if "paint_cold" in med:
         print(f"first contentful paint (cold): {med['paint_cold']:.2f} s")

@@ -9,14 +9,16 @@ What lands in the site:
                         toml nor its TOML parser before starting Pyodide (0.14 s of a cold start)
   pyscript.toml (+ a few optional root files), assets/**,
   splendor.zip       <- the package as the browser interpreters load it (pyscript.toml [files] unpacks it):
-                        every splendor/**/*.py, *.csv and *.json the browser uses, with bytecode compiled by the
-                        shipped Pyodide itself (tools/compile_pyc.mjs under node), so neither the page nor
-                        the bot worker compiles the package from source at each start
+                        every module of splendor/ the browser uses as bytecode compiled by the shipped Pyodide
+                        itself (tools/compile_pyc.mjs under node), so neither the page nor the bot worker compiles
+                        the package at each start, without its source (135 KB with gzip: nothing reads it; a
+                        traceback names the file and line), and the *.csv and *.json it reads
   splendor/web/main.py, splendor/web/worker.py  <- the two scripts PyScript fetches by address
   runtime/pyscript/  <- node_modules/@pyscript/core/dist/ (everything but source maps)
-  runtime/pyodide/   <- the five Pyodide files PyScript needs; python_stdlib.zip with its modules compiled
-                        to bytecode by that Pyodide (once per version, cached in node_modules/.cache):
-                        Pyodide 314 publishes it as source, and compiling it was most of every start
+  runtime/pyodide/   <- the five Pyodide files PyScript needs; python_stdlib.zip cut to the modules the site
+                        imports (tools/stdlib_cut.py: KEEP and what the package imports) and compiled to
+                        bytecode by that Pyodide (once per version, cached in node_modules/.cache): Pyodide 314
+                        publishes all of it as source, and compiling it was most of every start
   runtime/axe/       <- axe-core (accessibility tests only)
   sw.js              <- generated from tools/sw.template.js: precaches every file the page needs
   precache.json      <- {"cache": ..., "hash": ..., "urls": [...], "revisions": {...}} for tests
@@ -31,6 +33,7 @@ older than package-lock.json, or holds other versions than the lock names.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import importlib.util
 import json
@@ -44,6 +47,9 @@ import time
 import tomllib
 import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools import stdlib_cut  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "site"
@@ -65,6 +71,22 @@ SCRIPT_FILES = ("splendor/web/main.py", "splendor/web/worker.py")
 # value and policy) and its network (docs/NETWORK.md). Out of the zip, so the page's first paint never downloads
 # them; precached like every site file, so the expert plays offline.
 WORKER_FILES = ("splendor/ai/expert_model.json", "splendor/ai/expert_net.json")
+# Binary files of the bots (a WebAssembly kernel, a network's weights) under these folders are plain site files too,
+# precached, whatever their name: the worker fetches them by address (never in the zip, which holds only what the
+# import system reads).
+WORKER_FILE_DIRS = ("splendor/ai/",)
+WORKER_FILE_SUFFIXES = (".wasm", ".bin")
+
+
+def worker_binary_files(root: Path | None = None) -> list[str]:
+    """The bots' binary files the site serves as they are (``WORKER_FILE_SUFFIXES`` under ``WORKER_FILE_DIRS``)."""
+    root = root or ROOT
+    found = []
+    for folder in WORKER_FILE_DIRS:
+        for path in _walk(root / folder):
+            if path.suffix in WORKER_FILE_SUFFIXES:
+                found.append(path.relative_to(root).as_posix())
+    return found
 PACKAGE_ZIP = "splendor.zip"
 PYSCRIPT_FILES = {"./" + PACKAGE_ZIP: "./*"}  # pyscript.toml [files]: unpack the zip into the working folder
 COMPILE_PYC = ROOT / "tools" / "compile_pyc.mjs"
@@ -76,30 +98,45 @@ PYODIDE_FILES = [
     "pyodide.mjs",
     "pyodide.asm.mjs",
     "pyodide.asm.wasm",
-    "pyodide-lock.json",
 ]
-# python_stdlib.zip goes to the site compiled (compiled_stdlib): same modules, bytecode instead of source.
+# python_stdlib.zip goes to the site cut and compiled (site_stdlib), pyodide-lock.json without its packages
+# (write_lock_file).
 # Pyodide's files as published on npm, for the benchmarks' bare pages (tools/bench_page.py, bench_offline.py).
-PUBLISHED_PYODIDE_FILES = PYODIDE_FILES + ["python_stdlib.zip"]
+PUBLISHED_PYODIDE_FILES = PYODIDE_FILES + ["pyodide-lock.json", "python_stdlib.zip"]
+LOCK_SITE = "runtime/pyodide/pyodide-lock.json"
 STDLIB_CACHE = "node_modules/.cache/splendor-build"
+COMPILED_STDLIB_PREFIX = "stdlib-compiled-"  # the whole library compiled, once per Pyodide and compiler script
 AXE_FILE = "node_modules/axe-core/axe.min.js"
 LOCKED_PACKAGES = ["@pyscript/core", "pyodide", "axe-core"]
+
+STDLIB_SITE = "runtime/pyodide/python_stdlib.zip"
+# Which standard library the site ships (--stdlib): "cut" (the default: tools/stdlib_cut.py) compiled to bytecode,
+# "full" every module compiled (as before the cut; tools/trace_imports.py traces with it), "cut-source" the cut
+# modules as Pyodide publishes them, source (for measuring what the bytecode saves at start).
+STDLIB_CHOICES = ("cut", "full", "cut-source")
+STDLIB_CUT_SCRIPT = ROOT / "tools" / "stdlib_cut.py"
+STDLIB_CUT_KEEP = 3  # cut libraries kept in the cache (one per set of kept modules)
 
 SW_TEMPLATE = ROOT / "tools" / "sw.template.js"
 # Written by the build. Not precached: sw.js is the worker itself, the others are not for the page
 # (Netlify does not even serve _headers).
 GENERATED = {"sw.js", "precache.json", "_headers"}
 # Written by the build and precached like any site file.
-BUILT = {PACKAGE_ZIP, "index.html"}
+BUILT = {PACKAGE_ZIP, "index.html", STDLIB_SITE, LOCK_SITE}
 CONFIG_ATTRIBUTE = 'config="./pyscript.toml"'  # in the repository's index.html; the site's has the JSON instead
 # Site files the page never loads, left out of the service worker's precache (a first visit would
-# download them for nothing): axe-core is for the accessibility tests only; PyScript's code editor
-# (CodeMirror) and terminal (xterm.js) chunks load only for <script type="py-editor"> or a
-# `terminal` attribute, which the game does not use (about 770 KB). If the page ever loads one,
-# the service worker still caches it on first use, and tests/browser/test_pwa_offline.py fails
-# until it is precached.
+# download them for nothing): axe-core is for the accessibility tests only; of PyScript's chunks, the code
+# editor's (CodeMirror: codemirror*, index-*) and the terminal's (xterm*) load only for
+# <script type="py-editor"> or a `terminal` attribute, which the game does not use (about 770 KB); its zip
+# reader (zip-*, 160 KB: Pyodide unpacks splendor.zip itself), TOML parser (toml-*: the build writes the
+# config as JSON), MicroPython (mpy-*), pyodide_graph-*, storage.js and its service-worker.js load only for
+# features the game does not use (checked: the requests of a game, page and worker, tools/trace_imports.py).
+# If the page ever loads one, the service worker still caches it on first use, and
+# tests/browser/test_offline.py fails until it is precached.
 NOT_PRECACHED_PREFIXES = ("runtime/axe/",)
-NOT_PRECACHED_PATTERN = re.compile(r"^runtime/pyscript/(?:codemirror|xterm)[^/]*$")
+NOT_PRECACHED_PATTERN = re.compile(
+    r"^runtime/pyscript/(?:codemirror|xterm|index-|zip-|toml-|mpy-|pyodide_graph-|storage\.js$|service-worker\.js$)"
+    r"[^/]*$")
 REVISION_CHARS = 16  # hex characters of a file's SHA-256 the service worker checks
 
 
@@ -130,7 +167,9 @@ def npm_install_needed() -> str | None:
         return "node_modules is missing"
     marker = modules / ".package-lock.json"  # npm rewrites it on every install
     stamp = marker if marker.exists() else modules
-    if stamp.stat().st_mtime < lock.stat().st_mtime:
+    # Another checkout's node_modules (a git worktree links to it) is as old as that checkout's lock, not this one's,
+    # which git wrote when it made the worktree: only the versions below tell.
+    if not modules.is_symlink() and stamp.stat().st_mtime < lock.stat().st_mtime:
         return "node_modules is older than package-lock.json"
     packages = json.loads(lock.read_text("utf-8")).get("packages", {})
     for name in LOCKED_PACKAGES:
@@ -147,6 +186,9 @@ def ensure_node_modules(allow_npm: bool = True) -> None:
         return
     if not allow_npm:
         raise BuildError(f"{reason}; run `npm ci` in {ROOT}")
+    modules = ROOT / "node_modules"
+    if modules.is_symlink():  # npm ci would empty the other checkout's folder that the link points to
+        raise BuildError(f"{reason}, and node_modules links to {os.readlink(modules)}: run `npm ci` there")
     npm = shutil.which("npm")
     if npm is None:
         raise BuildError(f"{reason}, and npm is not installed (apt-get install -y npm)")
@@ -215,24 +257,29 @@ def compiler_key() -> str:
     return digest.hexdigest()[:16]
 
 
+def _sources_digest(sources: dict[str, bytes], key: str) -> str:
+    digest = hashlib.sha256(key.encode("ascii"))
+    for rel in sorted(sources):
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(sources[rel]).digest())
+    return digest.hexdigest()
+
+
+def package_zip_names(sources) -> set[str]:
+    """The entries of splendor.zip for these package files: each module as its bytecode alone, where its source
+    would be (splendor/engine/game.pyc: the import system loads a .pyc without source), the data files as they are."""
+    return {rel[:-3] + ".pyc" if rel.endswith(".py") else rel for rel in sources}
+
+
 def _zip_is_current(path: Path, sources: dict[str, bytes], key: str) -> bool:
-    """True when the zip at path was compiled by this Pyodide (its comment is ``key``) and holds exactly these
-    sources, each module with its bytecode."""
+    """True when the zip at path was compiled by this Pyodide from exactly these sources (its comment is ``key`` and
+    the sources' digest) and holds each module's bytecode and the data files."""
     try:
         with zipfile.ZipFile(path) as archive:
-            if archive.comment != key.encode("ascii"):
+            if archive.comment != f"{key} {_sources_digest(sources, key)}".encode("ascii"):
                 return False
-            names = set(archive.namelist())
-            tag = next((n.rsplit(".", 2)[-2] for n in names if n.endswith(".pyc")), None)
-            if tag is None:
+            if set(archive.namelist()) != package_zip_names(sources):
                 return False
-            wanted = set(sources) | {
-                importlib.util.cache_from_source(rel).replace(sys.implementation.cache_tag, tag)
-                for rel in sources if rel.endswith(".py")
-            }
-            if names != wanted:
-                return False
-            return all(archive.read(rel) == data for rel, data in sources.items())
+            return all(archive.read(rel) == data for rel, data in sources.items() if not rel.endswith(".py"))
     except (OSError, zipfile.BadZipFile, KeyError):
         return False
 
@@ -245,11 +292,12 @@ def _node() -> str:
 
 
 def compiled_stdlib() -> Path:
-    """Pyodide's python_stdlib.zip with every module as bytecode (tools/compile_pyc.mjs stdlib), made once per
-    Pyodide version and compiler script and kept in node_modules/.cache (a fresh ``npm ci`` starts over)."""
+    """Pyodide's python_stdlib.zip with every module as bytecode, without docstrings (tools/compile_pyc.mjs stdlib),
+    made once per Pyodide version and compiler script and kept in node_modules/.cache (a fresh ``npm ci`` starts
+    over). The site ships a cut of it (``site_stdlib``)."""
     key = compiler_key()
     cache = ROOT / STDLIB_CACHE
-    target = cache / f"python_stdlib-{key}.zip"
+    target = cache / f"{COMPILED_STDLIB_PREFIX}{key}.zip"
     if target.is_file():
         return target
     cache.mkdir(parents=True, exist_ok=True)
@@ -263,10 +311,54 @@ def compiled_stdlib() -> Path:
         raise BuildError(f"compiling Pyodide's standard library failed:\n{result.stderr.strip()}")
     os.chmod(partial, 0o644)
     os.replace(partial, target)
-    for old in cache.glob("python_stdlib-*.zip"):
+    for old in cache.glob(f"{COMPILED_STDLIB_PREFIX}*.zip"):
         if old != target:
             old.unlink(missing_ok=True)
     return target
+
+
+def site_stdlib(kind: str = "cut") -> Path:
+    """The standard library the site ships (``STDLIB_CHOICES``), as a file in the build's cache. The cut one is
+    made once per Pyodide, tools/stdlib_cut.py and package sources (the package's imports choose modules)."""
+    if kind not in STDLIB_CHOICES:
+        raise BuildError(f"--stdlib must be one of {', '.join(STDLIB_CHOICES)}, not {kind!r}")
+    compiled = compiled_stdlib()
+    if kind == "full":
+        return compiled
+    scripts = [rel for rel in browser_package_files() + list(SCRIPT_FILES) if rel.endswith(".py")]
+    sources = {rel: (ROOT / rel).read_bytes() for rel in scripts}
+    digest = hashlib.sha256(f"{compiler_key()}\0{kind}\0".encode("ascii") + STDLIB_CUT_SCRIPT.read_bytes())
+    for rel in sorted(sources):
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(sources[rel]).digest())
+    target = ROOT / STDLIB_CACHE / f"stdlib-{kind}-{digest.hexdigest()[:24]}.zip"
+    if target.is_file():
+        return target
+    published = ROOT / PYODIDE_DIR / "python_stdlib.zip"
+    kept = stdlib_cut.kept_modules(published, sources)
+    data = stdlib_cut.cut(compiled if kind == "cut" else published, kept)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    partial.write_bytes(data)
+    os.replace(partial, target)
+    same_kind = re.compile(rf"stdlib-{re.escape(kind)}-[0-9a-f]{{24}}\.zip")  # not the compiled library
+    kept_files = sorted((path for path in target.parent.iterdir() if same_kind.fullmatch(path.name)),
+                        key=lambda path: path.stat().st_mtime, reverse=True)
+    for old in kept_files[STDLIB_CUT_KEEP:]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+def write_lock_file(out: Path) -> None:
+    """site/runtime/pyodide/pyodide-lock.json: Pyodide's, without its list of packages (114 KB, 26 KB with gzip).
+    Pyodide reads the file at every start, but only a package to install looks in the list, and the site installs
+    none (pyscript.toml names no packages; none of them is a part of the standard library)."""
+    lock = json.loads((ROOT / PYODIDE_DIR / "pyodide-lock.json").read_text("utf-8"))
+    unvendored = [name for name, package in lock.get("packages", {}).items()
+                  if package.get("package_type") == "cpython_module"]
+    if unvendored:
+        raise BuildError(f"Pyodide's lock file names parts of the standard library as packages ({unvendored}): "
+                         "keep them in write_lock_file (tools/build_site.py)")
+    lock["packages"] = {}
+    _write_if_changed(out / LOCK_SITE, (json.dumps(lock, separators=(",", ":"), sort_keys=True) + "\n").encode())
 
 
 def write_index(out: Path) -> None:
@@ -287,10 +379,7 @@ PACKAGE_CACHE_DIR = ROOT / STDLIB_CACHE
 
 
 def _package_cache_path(sources: dict[str, bytes], key: str) -> Path:
-    digest = hashlib.sha256(key.encode("ascii"))
-    for rel in sorted(sources):
-        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(sources[rel]).digest())
-    return PACKAGE_CACHE_DIR / f"package-{digest.hexdigest()[:24]}.zip"
+    return PACKAGE_CACHE_DIR / f"package-{_sources_digest(sources, key)[:24]}.zip"
 
 
 def _copy_atomically(source: Path, target: Path) -> None:
@@ -303,7 +392,8 @@ def _copy_atomically(source: Path, target: Path) -> None:
 
 
 def build_package_zip(out: Path) -> bool:
-    """Write out/splendor.zip (sources + Pyodide bytecode) unless it is current. Returns True when written."""
+    """Write out/splendor.zip (Pyodide bytecode, without the sources, and the data files) unless it is current.
+    Returns True when written."""
     sources = {rel: (ROOT / rel).read_bytes() for rel in browser_package_files()}
     target = out / PACKAGE_ZIP
     key = compiler_key()
@@ -326,14 +416,15 @@ def build_package_zip(out: Path) -> bool:
             tag = json.loads(result.stdout.strip().splitlines()[-1])["tag"]
         except (ValueError, IndexError, KeyError):
             raise BuildError(f"tools/compile_pyc.mjs answered {result.stdout!r}") from None
-        entries = dict(sources)
+        entries = {rel: data for rel, data in sources.items() if not rel.endswith(".py")}
         for rel in modules:
             pyc = importlib.util.cache_from_source(rel).replace(sys.implementation.cache_tag, tag)
-            entries[pyc] = (Path(tmp) / pyc).read_bytes()
+            entries[rel[:-3] + ".pyc"] = (Path(tmp) / pyc).read_bytes()
     out.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".tmp")
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        archive.comment = key.encode("ascii")  # which Pyodide compiled it: another one means compiling again
+        # which Pyodide compiled it, from which sources: another one means compiling again
+        archive.comment = f"{key} {_sources_digest(sources, key)}".encode("ascii")
         for name in sorted(entries):
             info = zipfile.ZipInfo(name, ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
@@ -365,7 +456,7 @@ def site_sources() -> dict[str, Path]:
     if assets.is_dir():
         for path in _walk(assets):
             wanted[path.relative_to(ROOT).as_posix()] = path
-    for rel in SCRIPT_FILES + WORKER_FILES:
+    for rel in SCRIPT_FILES + WORKER_FILES + tuple(worker_binary_files()):
         wanted[rel] = ROOT / rel
 
     dist = ROOT / PYSCRIPT_DIST
@@ -374,7 +465,6 @@ def site_sources() -> dict[str, Path]:
             wanted["runtime/pyscript/" + path.relative_to(dist).as_posix()] = path
     for name in PYODIDE_FILES:
         wanted["runtime/pyodide/" + name] = ROOT / PYODIDE_DIR / name
-    wanted["runtime/pyodide/python_stdlib.zip"] = compiled_stdlib()
     wanted["runtime/axe/axe.min.js"] = ROOT / AXE_FILE
     for rel, src in wanted.items():
         if not src.is_file():
@@ -488,6 +578,46 @@ def write_service_worker(out: Path, rels: list[str]) -> dict:
     return manifest
 
 
+GZIP_LEVEL = 6  # what the first visit's figure counts: each file as `gzip -6` compresses it
+FIRST_VISIT_BUDGET = 6_000_000  # bytes with gzip (issue 55); tests/test_site_build.py holds the site to it
+GZIP_SIZES = ROOT / STDLIB_CACHE / "gzip-sizes.json"  # revision -> size with gzip, so a build gzips only new files
+
+
+def first_visit(out: Path, manifest: dict) -> list[tuple[str, int, int]]:
+    """What a first visit downloads: each precached file once ("./" is index.html), as (path, bytes, bytes with
+    gzip -6), largest first with gzip."""
+    try:
+        known = json.loads(GZIP_SIZES.read_text("utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    rows, fresh = [], {}
+    for url, revision in manifest["revisions"].items():
+        if url == "./":
+            continue
+        data = (out / url[2:]).read_bytes()
+        key = f"{revision}:{len(data)}"
+        if key not in known:
+            known[key] = fresh[key] = len(gzip.compress(data, GZIP_LEVEL, mtime=0))
+        rows.append((url[2:], len(data), known[key]))
+    if fresh:
+        try:
+            kept = dict(list(known.items())[-2000:])
+            _write_if_changed(GZIP_SIZES, json.dumps(kept).encode("utf-8"))
+        except OSError:
+            pass
+    return sorted(rows, key=lambda row: (-row[2], row[0]))
+
+
+def first_visit_report(rows: list[tuple[str, int, int]]) -> str:
+    """The first visit's bytes, file by file and in all, raw and with gzip (what the build prints)."""
+    lines = [f"{'with gzip':>10} {'raw':>10}  first visit: every precached file once"]
+    lines += [f"{gz:>10,} {raw:>10,}  {path}" for path, raw, gz in rows]
+    raw_total, gz_total = sum(row[1] for row in rows), sum(row[2] for row in rows)
+    lines.append(f"{gz_total:>10,} {raw_total:>10,}  in all, {len(rows)} files: {raw_total / 1e6:.2f} MB raw, "
+                 f"{gz_total / 1e6:.2f} MB with gzip -{GZIP_LEVEL} (budget {FIRST_VISIT_BUDGET / 1e6:.1f} MB)")
+    return "\n".join(lines)
+
+
 def write_netlify_headers(out: Path, rels: list[str]) -> None:
     """site/_headers: immutable caching for content-hashed files (see tools/netlify_headers.py)."""
     sys.path.insert(0, str(ROOT))
@@ -498,7 +628,7 @@ def write_netlify_headers(out: Path, rels: list[str]) -> None:
     _write_if_changed(out / netlify_headers.HEADERS_FILE, text.encode("utf-8"))
 
 
-def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False) -> dict:
+def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False, stdlib: str = "cut") -> dict:
     """Build the site into ``out``; return the precache manifest. Raises BuildError."""
     started = time.perf_counter()
     ensure_node_modules(allow_npm)
@@ -506,13 +636,19 @@ def build(out: Path = DEFAULT_OUT, allow_npm: bool = True, quiet: bool = False) 
     wanted = site_sources()
     out.mkdir(parents=True, exist_ok=True)
     copied, removed = sync_tree(out, wanted)
+    library = site_stdlib(stdlib)
+    if not _same_file(library, out / STDLIB_SITE):
+        _copy_atomically(library, out / STDLIB_SITE)
+        copied += 1
     if build_package_zip(out):
         copied += 1
     write_index(out)
+    write_lock_file(out)
     files = site_files()
     manifest = write_service_worker(out, files)
     write_netlify_headers(out, files)
     if not quiet:
+        print(first_visit_report(first_visit(out, manifest)), file=sys.stderr)
         log(
             f"{len(files)} files in {out} ({copied} copied, {removed} removed), "
             f"cache {manifest['cache']}, {time.perf_counter() - started:.2f}s"
@@ -527,6 +663,9 @@ def main(argv: list[str] | None = None) -> int:
         "--no-npm", action="store_true", help="fail instead of running npm ci when needed"
     )
     parser.add_argument(
+        "--stdlib", choices=STDLIB_CHOICES, default="cut",
+        help="the standard library shipped: cut to what the site imports (default), full, or cut as source")
+    parser.add_argument(
         "--stdlib-only", action="store_true",
         help="only compile Pyodide's standard library into the build's cache (once per Pyodide version; "
              "`make` does it right after npm ci, as part of the installs)")
@@ -537,7 +676,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"standard library compiled: {compiled_stdlib().relative_to(ROOT)}, "
                 f"{time.perf_counter() - started:.2f}s")
             return 0
-        build(args.out.resolve(), allow_npm=not args.no_npm)
+        build(args.out.resolve(), allow_npm=not args.no_npm, stdlib=args.stdlib)
     except BuildError as error:
         log(f"error: {error}")
         return 1

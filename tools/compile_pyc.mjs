@@ -14,7 +14,10 @@
 //   the browser would not preserve. build_site.py packs them with the sources into splendor.zip.
 // stdlib: writes a copy of python_stdlib.zip where each module is replaced by its bytecode (name.pyc, which
 //   zipimport prefers; unchecked-hash, so no source is needed): what `pyodide py-compile` does to packages.
-//   Modules that do not compile (test data with deliberate syntax errors) stay as they are.
+//   Modules that do not compile (test data with deliberate syntax errors) stay as they are. Docstrings are left out
+//   of the bytecode (15% of its size; nothing the site runs reads a standard-library docstring, and the standard
+//   library runs under `python -OO`, which drops them too), except in Pyodide's own packages (pyodide, _pyodide),
+//   which copy docstrings onto JavaScript objects. Asserts stay (unlike -OO): the code runs as written.
 //
 // Both print one JSON line: {"tag": "cpython-314", "version": "3.14.2", "magic": "<hex>", "compiled": n}.
 import { resolve, join, dirname } from "node:path";
@@ -62,9 +65,22 @@ for rel in modules:
   mount("/out", dirname(outZip));
   py.globals.set("out_name", outZip.slice(dirname(outZip).length + 1));
   answer = py.runPython(`
-import importlib._bootstrap_external as external, importlib.util, sys, zipfile
+import ast, importlib._bootstrap_external as external, importlib.util, sys, zipfile
 compiled = 0
 where = next(p for p in sys.path if p.endswith(".zip")) + "/"  # where Pyodide mounts the library: /lib/python314.zip
+KEEP_DOCSTRINGS = ("pyodide/", "_pyodide/")
+
+def _docstring(statement):
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str))
+
+def without_docstrings(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.body and _docstring(node.body[0]):
+                first = node.body[0]
+                node.body = node.body[1:] or [ast.copy_location(ast.Pass(), first)]
+    return tree
 with zipfile.ZipFile("/in/python_stdlib.zip") as source, \\
         zipfile.ZipFile("/out/" + out_name, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target:
     for info in source.infolist():
@@ -72,7 +88,8 @@ with zipfile.ZipFile("/in/python_stdlib.zip") as source, \\
         name = info.filename
         if name.endswith(".py"):
             try:
-                code = compile(data, where + name, "exec", dont_inherit=True)
+                text = data if name.startswith(KEEP_DOCSTRINGS) else without_docstrings(ast.parse(data, where + name))
+                code = compile(text, where + name, "exec", dont_inherit=True)
             except SyntaxError:
                 code = None
             if code is not None:
