@@ -86,12 +86,12 @@ def _file(**change):
     ({"encoding": 99}, "input encoding 99"),
     ({"players": 3}, "for 3 players"),
     ({"inputs": 10}, "reads 10 inputs"),
-    ({"dtype": "int4"}, "stored as 'int4'"),
+    ({"dtype": "int4"}, "stored as 'int4'; this version reads float16 or int8"),
     ({"layers": [[408, 8, "relu"], [8, 62, "sigmoid"]]}, "'relu' or 'linear'"),
     ({"layers": [[408, 8, "relu"], [8, 61, "linear"]]}, "not 61 moves and a value"),
     ({"layers": [[408, 12, "relu"], [12, 62, "linear"]]}, "not a multiple of 8"),
     ({"layers": [[408, 8, "relu"], [8, 62, "relu"]]}, "last layer must be linear"),
-    ({"weights": "AAAA"}, "weights are 3 bytes; its layers need 3830 numbers"),
+    ({"weights": "AAAA"}, "weights are 3 bytes; its layers stored as float16 need 7660"),
     ({"weights": "not base64!"}, "not base64"),
 ])
 def test_a_file_that_does_not_fit_is_refused_with_its_reason(change, words):
@@ -115,6 +115,23 @@ def test_a_file_round_trips_at_float16():
     assert [l[0] for l in again.layers] == [l[0] for l in net.layers]  # already float16: exact
     assert again.meta == {"made": "test"}
     assert "parameters: " in netfile.describe(again)
+
+
+def test_int8_weights_are_each_rows_scale_times_a_whole_number():
+    net = netfile.random_net(seed=4, hidden=(16,))
+    text = netfile.write_net(net, dtype="int8")
+    assert len(text) < 0.6 * len(netfile.write_net(net))
+    again = netfile.read_net(text)
+    for (a, b), (W, _, _), (W8, bias8, _) in zip(net.shapes, net.layers, again.layers):
+        for j in range(b):
+            row, row8 = W[j * a:(j + 1) * a], W8[j * a:(j + 1) * a]
+            scale = max(abs(v) for v in row8) / 127
+            assert all(abs(v - w) <= scale / 2 + 1e-3 * scale for v, w in zip(row, row8))
+            assert all(abs(w / scale - round(w / scale)) < 1e-6 for w in row8)
+    data = json.loads(text)
+    data["weights"] = data["weights"][:-8]
+    with pytest.raises(netfile.NetFileError, match="stored as int8 need"):
+        netfile.read_net(json.dumps(data))
 
 
 def test_describenet_prints_a_file_or_says_why_not(tmp_path, capsys):

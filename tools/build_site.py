@@ -87,6 +87,8 @@ def worker_binary_files(root: Path | None = None) -> list[str]:
             if path.suffix in WORKER_FILE_SUFFIXES:
                 found.append(path.relative_to(root).as_posix())
     return found
+
+
 PACKAGE_ZIP = "splendor.zip"
 PYSCRIPT_FILES = {"./" + PACKAGE_ZIP: "./*"}  # pyscript.toml [files]: unpack the zip into the working folder
 COMPILE_PYC = ROOT / "tools" / "compile_pyc.mjs"

@@ -7,8 +7,9 @@ A network file is JSON (docs/NETWORK.md describes it field by field)::
      "players": 2,                                    the table size it plays
      "inputs": 408, "actions": 61,                    the input's length and the move index's size
      "layers": [[408, 256, "relu"], [256, 256, "relu"], [256, 62, "linear"]],
-     "dtype": "float16",                              how the numbers are stored
-     "weights": "<base64>",                           per layer, W (out x in, row by row) then b (out), little-endian
+     "dtype": "int8",                                 how the numbers are stored: "float16", or "int8" with a scale
+     "weights": "<base64>",                           per layer, W (out x in, row by row) [int8: then each row's
+                                                      float16 scale] then b (out, float16), little-endian
      "meta": {...}}                                   how it was made: data, command, held-out figures
 
 The last layer's outputs are the move index's logits (``actions`` of them) and the value (one, tanh of it is the
@@ -38,6 +39,8 @@ FORMAT = "splendor-net"
 #: The file format's version (docs/NETWORK.md has the table of versions).
 NET_FORMAT_VERSION = 1
 ACTIVATIONS = ("relu", "linear")
+#: How the weights may be stored: float16, or int8 with a float16 scale per row of W (half the bytes).
+DTYPES = ("float16", "int8")
 
 
 class NetFileError(ValueError):
@@ -46,7 +49,7 @@ class NetFileError(ValueError):
 
 class Net:
     """A network read from a file: ``layers`` is a list of (W, b, relu) with W a flat list of out x in floats (row
-    by row) and b a list of out floats, already rounded to the file's float16; ``shapes`` the (in, out) of each."""
+    by row) and b a list of out floats, the values the file stores (float16, or int8 times its row's scale); ``shapes`` the (in, out) of each."""
 
     __slots__ = ("layers", "shapes", "players", "encoding", "meta")
 
@@ -105,8 +108,9 @@ def read_net(text):
     if data.get("inputs") != enc.INPUTS or data.get("actions") != enc.ACTION_COUNT:
         raise NetFileError(f"the network reads {data.get('inputs')!r} inputs and {data.get('actions')!r} moves; "
                            f"the encoding has {enc.INPUTS} and {enc.ACTION_COUNT}")
-    if data.get("dtype") != "float16":
-        raise NetFileError(f"weights stored as {data.get('dtype')!r}; this version reads float16")
+    dtype = data.get("dtype")
+    if dtype not in DTYPES:
+        raise NetFileError(f"weights stored as {dtype!r}; this version reads {' or '.join(DTYPES)}")
     layers = data.get("layers")
     if (not isinstance(layers, list) or not all(isinstance(l, list) and len(l) == 3 for l in layers)
             or not all(isinstance(a, int) and isinstance(b, int) and a > 0 and b > 0 and f in ACTIVATIONS
@@ -121,38 +125,55 @@ def read_net(text):
         raw = base64.b64decode(data.get("weights", ""), validate=True)
     except (ValueError, TypeError):
         raise NetFileError("the network's weights are not base64") from None
-    want = sum(a * b + b for a, b in shapes)
-    if len(raw) != 2 * want:
-        raise NetFileError(f"the network's weights are {len(raw)} bytes; its layers need {want} numbers "
-                           f"({2 * want} bytes)")
-    values = struct.unpack(f"<{want}e", raw)
-    if any(v != v or v in (float("inf"), float("-inf")) for v in values):
-        raise NetFileError("the network's weights hold a number that is not finite")
+    want = sum(_stored_bytes(a, b, dtype) for a, b in shapes)
+    if len(raw) != want:
+        raise NetFileError(f"the network's weights are {len(raw)} bytes; its layers stored as {dtype} need {want}")
     out = []
     at = 0
     for (a, b), relu in zip(shapes, relus):
-        W = list(values[at:at + a * b])
-        at += a * b
-        bias = list(values[at:at + b])
-        at += b
+        if dtype == "float16":
+            W = list(struct.unpack_from(f"<{a * b}e", raw, at))
+            at += 2 * a * b
+        else:
+            q = struct.unpack_from(f"<{a * b}b", raw, at)
+            at += a * b
+            scales = struct.unpack_from(f"<{b}e", raw, at)
+            at += 2 * b
+            W = [v * scales[j] for j in range(b) for v in q[j * a:(j + 1) * a]]
+        bias = list(struct.unpack_from(f"<{b}e", raw, at))
+        at += 2 * b
+        if any(v != v or v in (float("inf"), float("-inf")) for v in W + bias):
+            raise NetFileError("the network's weights hold a number that is not finite")
         out.append((W, bias, relu))
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
     return Net(out, data["players"], data["encoding"], meta)
 
 
-def write_net(net, meta=None):
-    """A network file's text for ``net`` (weights rounded to float16)."""
-    flat = []
+def write_net(net, meta=None, dtype="float16"):
+    """A network file's text for ``net``, its weights stored as ``dtype``: "float16" (rounded), or "int8" (each
+    row of W as whole numbers from -127 to 127 times the row's float16 scale; biases float16)."""
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {DTYPES}, not {dtype!r}")
+    raw = bytearray()
     layers = []
     for (a, b), (W, bias, relu) in zip(net.shapes, net.layers):
-        flat.extend(W)
-        flat.extend(bias)
+        if dtype == "float16":
+            raw += struct.pack(f"<{a * b}e", *W)
+        else:
+            scales = [v or 1.0 for v in _half([max(abs(v) for v in W[j * a:(j + 1) * a]) / 127 for j in range(b)])]
+            q = [max(-127, min(127, round(v / scales[j]))) for j in range(b) for v in W[j * a:(j + 1) * a]]
+            raw += struct.pack(f"<{a * b}b", *q) + struct.pack(f"<{b}e", *scales)
+        raw += struct.pack(f"<{b}e", *bias)
         layers.append([a, b, "relu" if relu else "linear"])
-    raw = struct.pack(f"<{len(flat)}e", *flat)
     data = {"format": FORMAT, "version": NET_FORMAT_VERSION, "encoding": net.encoding, "players": net.players,
-            "inputs": enc.INPUTS, "actions": enc.ACTION_COUNT, "layers": layers, "dtype": "float16",
-            "meta": meta if meta is not None else net.meta, "weights": base64.b64encode(raw).decode("ascii")}
+            "inputs": enc.INPUTS, "actions": enc.ACTION_COUNT, "layers": layers, "dtype": dtype,
+            "meta": meta if meta is not None else net.meta, "weights": base64.b64encode(bytes(raw)).decode("ascii")}
     return json.dumps(data, separators=(",", ":"))
+
+
+def _stored_bytes(a, b, dtype):
+    """Bytes of a layer of ``a`` inputs and ``b`` outputs as ``dtype``: W, (int8: the rows' scales,) b."""
+    return 2 * (a * b + b) if dtype == "float16" else a * b + 2 * b + 2 * b
 
 
 def random_net(seed=0, hidden=(64,), scale=None):
@@ -174,7 +195,7 @@ def describe(net):
              "layers: " + " -> ".join([str(net.shapes[0][0])] + [f"{b} {'relu' if r else 'linear'}"
                                                                    for (_, b), (_, _, r) in
                                                                    zip(net.shapes, net.layers)]),
-             f"parameters: {net.parameters} ({2 * net.parameters} bytes as float16)"]
+             f"parameters: {net.parameters} ({2 * net.parameters} bytes as float16, about half as int8)"]
     for k, v in sorted(net.meta.items()):
         lines.append(f"{k}: {json.dumps(v)}")
     return "\n".join(lines)

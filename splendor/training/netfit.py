@@ -219,6 +219,8 @@ def main(argv=None):
     ap.add_argument("--holdout", type=int, default=10, help="every Nth game is held out")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--dtype", default="int8", choices=("int8", "float16"),
+                    help="how the file stores the weights (int8: a scale per row, half the bytes; default)")
     a = ap.parse_args(argv)
     import numpy as np
 
@@ -248,7 +250,7 @@ def main(argv=None):
     meta = {"command": "python -m splendor netfit " + " ".join(words),  # file names, not this machine's folders
             "data": [os.path.basename(p) for p in a.data] or [os.path.basename(a.cache)],
             "positions": int(len(data["x"])), "held_out": figures}
-    text = write_net(model.to_net(meta))
+    text = write_net(model.to_net(meta), dtype=a.dtype)
     with open(a.out, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {a.out}: {len(text)} bytes; held out {json.dumps(figures)}")
