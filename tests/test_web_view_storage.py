@@ -184,10 +184,17 @@ def test_quarantine_failure_keeps_the_save_in_place_and_never_overwrites_it():
     assert store.data[SAVE_KEY] == raw
 
 
-def test_card_faces_show_discounted_pips():
+def test_card_faces_show_the_price_plainly():
+    """A market card shows what the person pays: the lowered numbers alone, no struck printed number, no pip of 0
+    for a color the bonuses cover, and "Free" when they cover it all."""
     card = card_from_code("2G2:4w2u1k")
-    html = view.card_face(card, {"white": 1, "blue": 2, "green": 0, "red": 0, "black": 1})
-    assert '<s class="was" data-t="4" aria-hidden="true"></s>' in html and "pip-white lowered" in html
+    html = view.card_face(card, {"white": 1, "blue": 2, "green": 0, "red": 0, "black": 0})
+    assert "pip-white lowered" in html and 'data-t="1"' in html and "pip-blue\"" in html
+    assert "pip-black" not in html and 'data-t="0"' not in html and "<s " not in html and "was" not in html
+    free = view.card_face(card, {c: 0 for c in ("white", "blue", "green", "red", "black")})
+    assert 'data-t="Free"' in free and "pip-" not in free
+    printed = view.card_face(card)  # (the dialog's big card: the printed cost)
+    assert all(f'pip-{c}' in printed for c in ("white", "blue", "black"))
 
 
 def test_a_buy_is_two_taps_by_default_and_the_dialog_counts_the_gold_it_pays():

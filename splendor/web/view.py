@@ -64,8 +64,7 @@ def market_card(app, level, slot, card):
         badge = drawn("Can buy", cls="badge can")
     else:
         short = shortfall(app, card)
-        # (data-n: the short form a narrow card draws instead, assets/style.css)
-        badge = drawn(f"{short} short", cls="badge short").replace(' aria-hidden', f' data-n="−{short}" aria-hidden', 1)
+        badge = drawn(f"{short} short", cls="badge short")
     if flash and flash.get("slot") == [level, slot]:
         classes.append("flash")
     if app.hint and card.code in app.hint["action"]:
@@ -80,7 +79,7 @@ def market_card(app, level, slot, card):
     price = g.price(card, app.person)
     return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}" data-fly="card:{card.code}"'
             f'{attrs(data_act="card", data_where="market", data_level=level, data_slot=slot, aria_label=label)}>'
-            f'{card_face(card, price)}{badge}{learn_view.card_flag(guided)}</button>')
+            f'{card_face(card, price, badge=badge)}{learn_view.card_flag(guided)}</button>')
 
 
 def deck_button(app, level):
