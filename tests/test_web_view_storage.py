@@ -217,3 +217,50 @@ def test_a_buy_is_two_taps_by_default_and_the_dialog_counts_the_gold_it_pays():
     assert ">Printed<" not in html and ">Bonus<" not in html  # one compact table: gem, price, what you pay
     app.act("buy", {})
     assert card in g.players[0].cards and app.selected is None  # two taps: the card, then Buy
+
+
+def _covered_and_short(app):
+    """A market card the person cannot afford, one of whose colors their bonuses pay entirely."""
+    g = app.game
+    for row in g.market:
+        for card in row:
+            if card is None or g.can_afford(card, 0):
+                continue
+            price = g.price(card, 0)
+            if any(card.cost[c] and not price[c] for c in price):
+                return card
+    return None
+
+
+def test_the_buy_dialog_never_says_you_have_some_of_nothing():
+    """A color the bonuses pay entirely: the dialog says so, not "You have 1 of 0"; the bonus note names the printed
+    number and the bonus in words that can wrap inside their column."""
+    import random
+
+    import splendor
+
+    for seed in range(40):
+        g = splendor.new_game(players=2, seed=seed, first_player=0)
+        rng = random.Random(seed)
+        app = None
+        while not g.is_over and len(g.history) < 80:
+            if g.current_player == 0 and g.phase == "action" and g.players[0].cards:
+                save = {"format": "splendor-save", "version": 1, "record": g.record(),
+                        "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": "easy"}], "log": []}
+                candidate = App(MemoryStorage({SAVE_KEY: json.dumps(save)}))
+                assert candidate.load()
+                if _covered_and_short(candidate):
+                    app = candidate
+                    break
+            actions = g.legal_actions()
+            g.apply(rng.choice([a for a in actions if a.kind == "buy"] or actions))
+        if app is not None:
+            break
+    assert app is not None, "no position found"
+    card = _covered_and_short(app)
+    level, slot = next((lv + 1, i) for lv, row in enumerate(app.game.market) for i, c in enumerate(row) if c == card)
+    app.act("card", {"where": "market", "level": str(level), "slot": str(slot)})
+    html = view.render(app)
+    assert re.search(r"\d+ of 0<", html) is None, "a dialog row says 'N of 0'"
+    assert "nothing: your bonuses pay it" in html
+    assert re.search(r'class="was">printed \d, bonus −\d</small>', html)

@@ -722,13 +722,16 @@ def dialog(app):
                                   data_color=color, data_step="-1")
         # One row a gem: its price (and how the bonuses brought it down), then what is paid for it, or how many
         # of its tokens you hold when you cannot buy; the gold swaps on a row of their own below it.
-        cost = f"<b>{price[color]}</b>" + (f' <small class="was">{printed} − {disc} bonus</small>' if disc else "")
-        if can:
+        # (the bonus note on lines of its own, inside its column: "printed 4, bonus −2")
+        cost = f"<b>{price[color]}</b>" + (f' <small class="was">printed {printed}, bonus −{disc}</small>' if disc else "")
+        if not price[color]:
+            paid = "nothing: your bonuses pay it"
+        elif can:
             parts = ([f"{tokens} {color}"] if tokens else []) + ([f"{gold_here} gold"] if gold_here else [])
             paid = " + ".join(parts) or "nothing"
         else:
             paid = f"{mine[color]} of {price[color]}"
-        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td class="cost">{cost}</td>'
+        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td class="price-n">{cost}</td>'
                     f'<td class="paid" data-gold="{gold_here}">{paid}</td></tr>')
         if swap:
             rows.append(f'<tr class="swap-row"><td colspan="3" class="swap">{swap}</td></tr>')

@@ -245,3 +245,44 @@ def test_a_hint_and_a_noble_move_nothing_and_the_cards_marks_stay_apart(touch_pa
     other.wait_for_function(LANDED_JS)
     assert other.get_by_role("region", name="Your area").locator(".noble").count() == 1
     assert other.evaluate(MARKET_JS) == before
+
+
+# Every cell of the Buy dialog's price table whose words spill out of it (into the next column or past the dialog).
+SPILL_JS = """() => {
+  const out = [];
+  const dialog = document.getElementById('dialog').getBoundingClientRect();
+  for (const cell of document.querySelectorAll('#dialog .price th, #dialog .price td')) {
+    const c = cell.getBoundingClientRect();
+    if (cell.scrollWidth > cell.clientWidth + 1) out.push(`${cell.textContent}: ${cell.scrollWidth} > ${cell.clientWidth}`);
+    for (const e of cell.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width && (r.left < c.left - .5 || r.right > c.right + .5)) out.push(`${e.textContent} leaves its cell`);
+    }
+    if (c.right > dialog.right + .5) out.push(`${cell.textContent} leaves the dialog`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SHORT))
+def test_the_buy_dialog_keeps_its_words_in_their_columns(touch_page, size):
+    """A card the bonuses lower but the person cannot buy yet: the bonus note stays in the price's column, and a
+    color the bonuses pay entirely is said so ("You have 1 of 0" was shown)."""
+    w, h = SHORT[size]
+    page = touch_page(w, h)
+    save, _ = noble_buy_save()
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    settle(page)
+    cards = page.get_by_role("region", name="Market").get_by_role(
+        "button", name=re.compile(r"with your bonuses it costs (?!.*You can buy it$)"))
+    assert cards.count() >= 2
+    for i in range(2):
+        cards.nth(i).tap()
+        dialog = page.get_by_role("dialog")
+        dialog.wait_for()
+        assert dialog.locator(".price .was").count() >= 1  # (a bonus note to check)
+        assert page.evaluate(SPILL_JS) == []
+        assert not re.search(r"\b\d+ of 0\b", dialog.inner_text())
+        assert inside(box(dialog), w, h)
+        dialog.get_by_role("button", name="Close").tap()
+        page.get_by_role("dialog").wait_for(state="detached")
