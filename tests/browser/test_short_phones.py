@@ -47,9 +47,9 @@ CLASH_JS = """() => {
 }"""
 
 
-def inside(box, width, height):
+def inside(box, width, height, slack=0.5):
     left, top, right, bottom = box
-    return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
+    return left >= -slack and top >= -slack and right <= width + slack and bottom <= height + slack
 
 
 def meet(a, b):
@@ -105,28 +105,44 @@ def gold_buy(app):
     return g.legal_actions()[0]
 
 
-@pytest.mark.parametrize("size", list(SHORT))
+@pytest.mark.parametrize("size", [*SHORT, "844x390"])
 def test_the_guide_shows_all_its_words_and_the_turn_stays_on_the_screen(touch_page, size):
-    w, h = SHORT[size]
+    """The guide's box, on the shortest phones and held sideways, lies over the top of the market: all its words in
+    sight, and off the opponents' strip (the bot's last move), the nobles, what it marks, the controls and your side;
+    on the first turn and again once the bot has answered."""
+    w, h = SHORT.get(size, (844, 390))
     page = touch_page(w, h)
     open_game(page)
     page.get_by_role("region", name="New to Splendor?").get_by_role("button", name="Play a guided game").tap()
     page.get_by_role("region", name="Market").wait_for()
-    settle(page)
-    coach = page.get_by_role("region", name="Guide")
-    # The box is as tall as its words (nothing scrolled away inside it) and all of it is on the screen.
-    assert coach.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), "the guide's words overflow its box"
-    words = coach.locator("p").first
-    assert box(words)[3] <= box(coach)[3] + 0.5 and box(words)[3] - box(words)[1] > 30  # lines of words, not a sliver
-    assert inside(box(coach), w, h)
-    # The turn's controls stay on the one screen, and nothing the guide marks is under its box.
-    for name in ("Market", "Gem supply", "Your move"):
-        assert inside(box(page.get_by_role("region", name=name)), w, h), name
-    marked = page.locator(".card.guided, .pile.guided")
-    assert marked.count() >= 2
-    for i in range(marked.count()):
-        assert not meet(box(marked.nth(i)), box(coach)), marked.nth(i).get_attribute("aria-label")
-    assert page.evaluate("() => scrollY") == 0
+    for turn in range(2):
+        settle(page)
+        page.wait_for_function(LANDED_JS)
+        coach = page.get_by_role("region", name="Guide")
+        # The box is as tall as its words (nothing scrolled away inside it) and all of it is on the screen.
+        assert coach.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), "the guide's words overflow its box"
+        words = coach.locator("p").first
+        assert box(words)[3] <= box(coach)[3] + 0.5 and box(words)[3] - box(words)[1] > 30  # lines, not a sliver
+        assert inside(box(coach), w, h)
+        # The turn's controls stay on the one screen, and nothing the guide marks is under its box, nor any player's
+        # panel, nor the nobles.
+        for name in ("Market", "Gem supply", "Your move", "Your area"):  # (within a pixel: the panels' edges)
+            assert inside(box(page.get_by_role("region", name=name)), w, h, slack=1), name
+        for name in ("Gem supply", "Your move", "Your area", "Nobles"):
+            assert not meet(box(page.get_by_role("region", name=name)), box(coach)), f"turn {turn}: the guide covers {name}"
+        opponents = page.locator(".opponents > section")
+        assert opponents.count() == 1
+        assert not meet(box(opponents.first), box(coach)), f"turn {turn}: the guide covers the bot's panel"
+        marked = page.locator(".card.guided, .pile.guided")
+        assert marked.count() >= 2
+        for i in range(marked.count()):
+            assert not meet(box(marked.nth(i)), box(coach)), marked.nth(i).get_attribute("aria-label")
+        assert page.evaluate("() => scrollY") == 0
+        if turn == 0:  # take the gems it marks; the bot answers, and the guide's box comes back
+            for pile in page.locator(".pile.guided").all():
+                pile.tap()
+            page.get_by_role("button", name=re.compile(r"^Take ")).tap()
+            page.get_by_role("region", name="Opponents").locator(".last-move").wait_for()
 
 
 @pytest.mark.parametrize("size", list(SHORT))
