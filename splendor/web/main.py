@@ -327,13 +327,16 @@ async def release_end():
             del document.body.dataset.ending
 
 
-def place_moment():
-    """A moment's banner never covers the panel of the player it is about (assets/motion.js placeBanner)."""
+def place_moment(_event=None):
+    """A moment's banner never covers a player's panel, and on phones the page's notes lie over the market instead
+    of pushing the table down (assets/motion.js placeBanner, placeNotes); again when the screen turns."""
     motion = getattr(js.window, "splendorMotion", None)
-    banner = document.getElementById("moment")
-    if _null(motion) or _null(banner) or _null(banner.dataset.seat):
+    if _null(motion) or app.game is None or app.screen != "game":
         return
-    motion.placeBanner(banner, document.getElementById(f"seat-{banner.dataset.seat}"))
+    motion.placeNotes()
+    banner = document.getElementById("moment")
+    if not _null(banner):
+        motion.placeBanner(banner)
 
 
 async def _moment_ends(n, seconds=4.5):
@@ -807,10 +810,11 @@ def start():
     learn_page.drop_params(app.open_link(learn_page.query_pairs()))  # a deal link fills the new-game screen
     js.performance.mark("splendor-loaded")
     render()
-    for kind, handler in (("click", on_click), ("change", on_change), ("submit", on_submit), ("keydown", on_key)):
+    for kind, handler in (("click", on_click), ("change", on_change), ("submit", on_submit), ("keydown", on_key),
+                          ("resize", place_moment)):
         proxy = create_proxy(handler)
         _listeners.append(proxy)
-        (document if kind == "keydown" else root).addEventListener(kind, proxy)
+        {"keydown": document, "resize": js.window}.get(kind, root).addEventListener(kind, proxy)
     document.body.dataset.ready = "1"
     js.performance.mark("splendor-ready")
     document.body.dataset.bytecode = bytecode_state()
