@@ -283,6 +283,11 @@ class App(Staging, TableNews, Saving, LearnShare):
             moves.append({"kind": "noble", "code": g.players[seat].nobles[-1].code, "to": seat})
         self.changes.extend(moves)
         n = len(g.history)
+        if why and "which starts the final round" in why and (final_before or g.is_over):
+            # (the bot's sentence is written before its move: a round's last move that reaches 15 ends the game,
+            # and a player who reaches 15 after another did starts nothing)
+            why = why.replace("which starts the final round", "which ends the game" if g.is_over
+                              else "in the final round")
         self.log.append({"n": n, "seat": seat, "text": text, "why": why or "", "kind": "move"})
         if action.kind == "return":  # a run of returns is told in one line (view.log_list)
             self.log[-1]["returned"] = action.colors[0]
@@ -316,7 +321,7 @@ class App(Staging, TableNews, Saving, LearnShare):
                 self.moment = None  # the results say it all (a noble won by the last move is still said)
             if self.paced:
                 self.end_held = True
-                self.showing = {"seat": seat, "text": text}
+                self.showing = {"seat": seat, "text": words.short_move(action, self.log_name(seat))}
 
     def result_words(self):
         g = self.game
@@ -492,7 +497,7 @@ class App(Staging, TableNews, Saving, LearnShare):
         self.awaiting = None
         self.flash = before
         if self.paced and not g.is_over:
-            self.showing = {"seat": seat, "text": before["text"]}
+            self.showing = {"seat": seat, "text": before["short"]}
         self._check_selection()
         self.save()
         return "applied"

@@ -220,8 +220,11 @@ def status_text(app):
     g = app.game
     if app.showing and g.is_over:  # the last move, seen before the results
         return app.showing["text"]
-    if g.is_over:
-        return "Game over. " + cap(app.result_words().replace("The game is over: ", ""))
+    if g.is_over:  # (short: two lines of a phone's status; the results say the rest)
+        winners = g.winners
+        if len(winners) > 1:
+            return f"Game over: {words.join_words([app.log_name(i) for i in winners])} share the victory."
+        return "Game over: you win!" if app._you(winners[0]) else f"Game over: {app.log_name(winners[0])} wins."
     seat = g.current_player
     who = app.name(seat)
     extra = ""
@@ -236,7 +239,7 @@ def status_text(app):
         phase = {"action": you, "return": f"{you}: return tokens", "noble": f"{you}: choose a noble",
                  "veto": f"{you}: remove a noble"}[g.phase]
         if g.final_round and g.phase == "action":
-            return f"{you}. Final round: this is your last turn.{extra.replace(' Final round.', '')}"
+            return f"{you}: your last (final round).{extra.replace(' Final round.', '')}"
         return f"{phase}. Round {g.round}.{extra}"
     if app.thinking == seat:
         return f"{who} is thinking…{extra}"
@@ -486,7 +489,10 @@ def holdings(app, seat, returnable=False):
                          f'{lettered(color)}{drawn(shown)}</button></td>')
         else:
             cells.append(f'<td class="n{zero}">{shown}</td>')
-    bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + "<td></td>"
+    # (under gold, which gives no bonus: an opponent's reserved cards counted, where a phone hides them)
+    held = (f'<span class="held-n" aria-hidden="true"><span class="card-ico"></span>{len(p.reserved)}</span>'
+            if seat != app.person and p.reserved else "")
+    bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + f"<td>{held}</td>"
     return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
             f'<colgroup><col class="lab"><col span="6"></colgroup>'
             f'<thead><tr><td></td>{head}</tr></thead><tbody>'
@@ -516,12 +522,67 @@ def inspect_button(app, seat, text=None):
 
 def last_move(app, seat, before=""):
     """What the player did on their latest turn, kept at their panel until their next turn (``before``: the
-    opponent's reserved and noble counts, which phones show on the same line)."""
+    opponent's reserved and noble counts, which phones show on the same line). Phones draw it as a picture that
+    fits their narrow panels (``move_picture``); the words stay for screen readers, the log and the full view."""
     text = app.last_moves().get(seat)
     if not text and not before:
         return ""
     said = f'<span class="lm"><span class="sr-only">Last move: </span>{esc(text)}</span>' if text else ""
-    return f'<p class="last-move">{before}{said}</p>'
+    picture = move_picture(last_run(app, seat)) if text else ""
+    return f'<p class="last-move">{before}{said}{picture}</p>'
+
+
+def last_run(app, seat):
+    """The actions of ``seat``'s latest turn (its run of actions in the history: a take and the returns after it),
+    read from the replayed game, never from the saved log."""
+    g = app.game
+    run, prev = [], None
+    for action, (who, _) in zip(g.history, app.actors):
+        if who == seat:
+            run = run if prev == seat else []
+            run.append(action)
+        prev = who
+    return run
+
+
+def move_picture(actions):
+    """A turn drawn in a phone panel's one line: ``+`` and the gems taken, ``−`` and the gems given back, the bonus
+    gem of a card bought or reserved (a deck's level for an unseen one), a noble's crown."""
+    parts = []
+    taken, returned = [], []
+    for a in actions:
+        k = a.kind
+        if k in ("take", "take_two"):
+            taken = [c for c in a.colors for _ in range(1 + (k == "take_two"))]
+        elif k == "return":
+            returned.append(a.colors[0])
+        elif k == "buy":
+            parts.append(f'<span class="lw">Bought</span>{lettered(a.card.bonus)}')
+        elif k == "reserve":
+            what = lettered(a.card.bonus) if a.card is not None else f'<span class="lw">{LEVEL_DOTS[a.level]}</span>'
+            parts.append(f'<span class="lw">Reserved</span>{what}')
+        elif k == "noble":
+            parts.append('<span class="lw">♔ Noble</span>')
+        elif k == "veto":
+            parts.append('<span class="lw">Removed a noble</span>')
+        else:
+            parts.append('<span class="lw">Passed</span>')
+    if taken and returned:  # what the turn changed (a take of three and three given back: six gems, no room)
+        kept = list(taken)
+        for c in list(returned):
+            if c in kept:
+                kept.remove(c)
+                returned.remove(c)
+        taken = kept
+        if not taken and not returned:
+            parts.append('<span class="lw">Took and gave back</span>')
+    if taken:
+        parts.insert(0, '<b class="lp">+</b>' + "".join(lettered(c) for c in taken))
+    if returned:
+        parts.append('<b class="lp">−</b>' + "".join(lettered(c) for c in returned))
+    if not parts:
+        return ""
+    return f'<span class="lm-pic" aria-hidden="true">{" ".join(parts)}</span>'
 
 
 def my_area(app):
@@ -573,7 +634,10 @@ def opponent(app, seat):
         counts.append(f"{len(p.reserved)} reserved")
     if p.nobles:
         counts.append(words.plural(len(p.nobles), "noble"))
-    counts = f'<span class="opp-counts" aria-hidden="true">{esc(" · ".join(counts))} </span>' if counts else ""
+    # (in words; phones draw them as a small card and a crown, each with its count)
+    pics = f'♔{len(p.nobles)}' if p.nobles else ""  # (the reserved cards: counted in the holdings' gold column)
+    counts = (f'<span class="opp-counts" aria-hidden="true"><span class="oc-w">{esc(" · ".join(counts))} </span>'
+              f'<span class="oc-pic">{pics} </span></span>' if counts else "")
     title = f"{s['name']}, {pass_view.opponent_kind(s)}: {words.plural(p.points, 'point')}"
     return f"""<section class="seat opp{active}{flashed}" id="seat-{seat}"{attrs(aria_label=title)}>
 <header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>

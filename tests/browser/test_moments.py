@@ -186,7 +186,7 @@ def test_the_final_round_banner_leaves_the_bots_panel_free_and_says_what_the_sta
         assert not any(overlaps(f["momentBox"], b) for b in f["seatBoxes"]), (size, f)
     banner = page.locator("#moment").inner_text()
     status = page.locator("#status").inner_text()
-    assert "Final round: this is your last turn." in banner and "this is your last turn" in status, (banner, status)
+    assert "Final round: this is your last turn." in banner and "your last (final round)" in status, (banner, status)
 
 
 def test_the_noble_banner_covers_no_players_panel(page):

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from game_driver import SAVE_KEY, open_game, open_with_storage, settle
+from game_driver import SAVE_KEY, open_game, open_with_storage, play_turn, settle, start
 from test_motion import noble_buy_save
 
 import splendor
@@ -302,3 +302,95 @@ def test_the_buy_dialog_keeps_its_words_in_their_columns(touch_page, size):
         assert inside(box(dialog), w, h)
         dialog.get_by_role("button", name="Close").tap()
         page.get_by_role("dialog").wait_for(state="detached")
+
+
+# Every frame: the words a person needs that the page cuts (the status past its two lines, an opponent's last move
+# or a noble's needs past their box), recorded with the status of the moment.
+CUT_WORDS_JS = """() => {
+  window.__cut = [];
+  const check = () => {
+    const status = document.querySelector('#status .status-text');
+    const said = status ? status.textContent : '';
+    if (status && status.scrollHeight > status.clientHeight + 1) window.__cut.push(`status: ${said}`);
+    for (const el of document.querySelectorAll('.seat.opp .last-move, .nobles .noble, .seat.mine .won')) {
+      if (el.scrollWidth > el.clientWidth + 1) window.__cut.push(`${el.className}: ${el.textContent} (${said})`);
+    }
+    const mine = document.querySelector('.seat.mine');
+    if (mine) {
+      const m = mine.getBoundingClientRect();
+      for (const n of mine.querySelectorAll('.noble')) {
+        const r = n.getBoundingClientRect();
+        if (r.right > m.right + .5 || r.bottom > m.bottom + .5) window.__cut.push(`a noble outside your panel`);
+      }
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x640", "844x390"])
+def test_a_whole_four_player_game_by_taps_cuts_no_words(touch_page, size):
+    """A 4-player game played to its end by taps (the narrowest panels): at every frame the status says all it
+    says in its two lines ("Your turn. Final round: this is you..." and "Game over. B..." were cut), each bot's
+    last move fits its panel (drawn as a picture), and no noble's needs spill out of its tile."""
+    w, h = SHORT.get(size, (844, 390))
+    page = touch_page(w, h)
+    open_game(page)
+    page.get_by_role("button", name="No thanks").tap()
+    start(page, opponents=3, seed=0, starts="You", levels=["Easy", "Easy", "Easy"])  # (nobles needing 3 colors)
+    page.evaluate(CUT_WORDS_JS)
+    turns = 0
+    while play_turn(page, press="tap"):
+        turns += 1
+        assert turns < 200
+        cut = page.evaluate("() => window.__cut.splice(0)")
+        assert cut == [], cut[:5]
+    settle(page)
+    assert page.locator("#status").text_content().startswith("Game over")
+    assert page.evaluate("() => window.__cut") == []
+    assert page.get_by_role("dialog").count() == 1  # the results
+
+
+def three_nobles_save():
+    """A 2-player save at the person's turn once the person has won three nobles (seat 0 buys what it can, the
+    other seat only takes, so the game lasts)."""
+    import random
+
+    for seed in range(3000):
+        g = splendor.new_game(players=2, seed=seed, first_player=0)
+        rng = random.Random(seed)
+        while not g.is_over:
+            if g.current_player == 0 and g.phase == "action" and len(g.players[0].nobles) >= 3:
+                return {"format": "splendor-save", "version": 1, "record": g.record(),
+                        "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": "easy"}], "log": []}
+            actions = g.legal_actions()
+            if g.current_player == 1:
+                takes = [a for a in actions if a.kind in ("take", "take_two", "return")]
+                g.apply(rng.choice(takes or actions))
+            else:
+                g.apply(rng.choice([a for a in actions if a.kind == "buy"] or actions))
+    raise AssertionError("no position found")
+
+
+@pytest.mark.parametrize("size", ["390x664", "844x390"])
+def test_three_nobles_won_stay_inside_your_panel(touch_page, size):
+    """The third noble tile spilled out of your panel (under it, off the screen): the nobles you win lie side by
+    side inside it, and your panel stays on the screen."""
+    w, h = SHORT.get(size, (844, 390))
+    page = touch_page(w, h)
+    open_with_storage(page, {SAVE_KEY: json.dumps(three_nobles_save())})
+    settle(page)
+    mine = page.get_by_role("region", name="Your area")
+    nobles = mine.locator(".won .noble")
+    assert nobles.count() == 3
+    panel = box(mine)
+    assert inside(panel, w, h)
+    for i in range(3):
+        tile = box(nobles.nth(i))
+        assert tile[0] >= panel[0] and tile[1] >= panel[1] and tile[2] <= panel[2] + 0.5 and tile[3] <= panel[3] + 0.5, (
+            i, tile, panel)
+    reserved = [box(b) for b in mine.locator(".reserved .mini").all()]
+    for i in range(3):
+        for r in reserved:
+            assert not meet(box(nobles.nth(i)), r), "a noble lies on your reserved cards"
