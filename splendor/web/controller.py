@@ -436,8 +436,8 @@ class App(Staging, TableNews, Saving, LearnShare):
     def bot_to_move(self):
         """The bot seat that must act now (None when it is the person's turn, or the game is over)."""
         g = self.game
-        if g is None or g.is_over or self.screen != "game":
-            return None
+        if g is None or g.is_over or self.screen != "game" or self.pass_play.pending is not None:
+            return None  # (pass and play: the bots play once the next person has taken the device)
         seat = g.current_player
         return seat if self.seats[seat]["bot"] else None
 

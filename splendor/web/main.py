@@ -439,7 +439,7 @@ def after_click(act, before, asked=False):
 def start_bots(act, before):
     """After a tap: the bots play if it moved or started a game (``before``: the length of the history then)."""
     after = len(app.game.history) if app.game else -1
-    if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue"):
+    if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue", "pass-ok"):
         if act in ("undo", "start", "again", "guided-start"):
             app.awaiting = None
         if app.bot_to_move() is not None:
@@ -472,8 +472,8 @@ def on_change(event):
     name = str(el.dataset.setting)
     value = bool(el.checked) if str(el.type) == "checkbox" else str(el.value)
     app.act("setting", {"name": name, "value": value})
-    if name == "opponents" or name.startswith("level"):  # a seat became a person: its name field appears
-        render()
+    if name == "opponents" or name.startswith("level") or name.startswith("pname") or name == "name":
+        render()  # a seat became a person (its name field appears), or a person's name names their seat
 
 
 def on_submit(event):

@@ -168,8 +168,10 @@ def render_setup(app):
     if several:
         bots.insert(0, pass_view.first_name_field(app))
     opp = "".join(radio("opponents", n, pass_view.opponents_label(app, n), s["opponents"] == n) for n in (1, 2, 3))
+    first = " ".join(str(s["name"] or "").split())  # (with several people, named as the table will name them)
+    first = first if first.casefold() not in ("", "you") else "Player 1"
     starts = "".join(radio("starts", v, label, s["starts"] == v)
-                     for v, label in (("person", "Player 1" if several else "You"), ("bot", "A bot"),
+                     for v, label in (("person", first if several else "You"), ("bot", "A bot"),
                                      ("random", "At random")))
     variants = "".join(
         f'<label class="check" for="set-{v}"><input type="checkbox" id="set-{v}"'

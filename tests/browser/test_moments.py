@@ -210,7 +210,10 @@ def test_the_noble_banner_covers_no_players_panel(page):
 
 
 # -- pass and play -----------------------------------------------------------------------------------------------------
-def test_pass_and_play_a_bot_move_between_two_people_is_seen_before_the_hand_over(page):
+def test_pass_and_play_the_bots_move_is_played_for_the_person_who_takes_the_device(page):
+    """Ben plays, a bot is next, then Ana: the hand-over screen comes at once (the bot's move is not played while
+    Ben still holds the phone), and once Ana has taken it the bot's move is played on her table as any move is
+    shown: its pieces fly and the status names the bot; then it is her turn."""
     page.set_viewport_size(PHONE)
     open_with_storage(page, {SAVE_KEY: json.dumps(pass_play_save())}, QUERY)
     for _ in range(2):  # Ana, then Ben, each takes the device and plays
@@ -218,10 +221,16 @@ def test_pass_and_play_a_bot_move_between_two_people_is_seen_before_the_hand_ove
         page.locator("#pass-ok").click()
         play_turn(page)
     page.evaluate(FRAMES_JS, None)
-    page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)  # the bot plays; then the device goes to Ana
+    page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)  # Ben's move drawn; the device goes to Ana
     assert page.locator("#pass-ok").count() == 1
+    moves = len(saved(page)["record"]["actions"])
+    page.locator("#pass-ok").click()
+    settle(page)  # the bot's move, seen by Ana; then her turn
+    assert page.locator("#status").text_content().startswith("Your turn, Ana")
+    assert len(saved(page)["record"]["actions"]) == moves + 1
     seen = frames(page)
     first_pass = next(i for i, f in enumerate(seen) if f["pass"])
-    bot_flying = [f for f in seen[:first_pass] if f["flying"] and f["status"].startswith("Bot 1 ")]
-    assert bot_flying, "the bot's move was not seen before the hand-over screen"
-    assert not any(f["flying"] for f in seen[first_pass:first_pass + 1])
+    last_pass = max(i for i, f in enumerate(seen) if f["pass"])
+    assert not any(f["status"].startswith("Bot 1 ") for f in seen[:last_pass]), "the bot played before Ana had the device"
+    bot_flying = [f for f in seen[last_pass + 1:] if f["flying"] and f["status"].startswith("Bot 1 ")]
+    assert first_pass <= last_pass and bot_flying, "the bot's move was not played on Ana's table"

@@ -62,7 +62,9 @@ def seat_choices(app, radio):
         kind = s["levels"][i]
         segs = "".join(radio(f"level{i}", lv, LEVEL_LABEL[lv], kind == lv) for lv in LEVELS + (PERSON,))
         if kind == PERSON:
-            legend = f"Player {i + 2}"
+            # named as the table will name the seat: the person's name once typed
+            typed = " ".join(str(s["names"][i] or "").split()) if i < len(s["names"]) else ""
+            legend = typed or f"Player {i + 2}"
             field = (f'<label class="field" for="set-pname{i}"><span>Player {i + 2}\'s name</span>'
                      f'<input type="text" id="set-pname{i}" maxlength="40" autocomplete="off" '
                      f'value="{esc(s["names"][i])}" data-setting="pname{i}"></label>')
