@@ -325,3 +325,19 @@ def test_a_bots_last_move_on_a_phone_is_drawn_in_one_short_line():
     assert "lg-white" not in html and "lg-red" in html
     assert "Took and gave back" in view.move_picture([Action.take("red"), Action.return_token("red")])
     assert view.move_picture([take3]).count('class="lg lg-') == 3
+
+
+def test_the_bot_speed_changes_during_a_game_and_is_kept():
+    from splendor.web.records.storage import SAVE_KEY
+
+    storage = MemoryStorage()
+    app = App(storage)
+    app.act("start", {"seed": "3", "opponents": "1", "starts": "person"})
+    html = view.render(app)
+    assert 'id="speed-normal" data-act="pace" data-value="normal" aria-pressed="true"' in html
+    app.act("pace", {"value": "fast"})
+    assert app.settings["pace"] == "fast" and 'id="speed-fast" data-act="pace" data-value="fast" aria-pressed="true"' in view.render(app)
+    again = App(storage)
+    assert again.load() and again.settings["pace"] == "fast"  # kept with the game
+    app.act("pace", {"value": "slow"})  # (no such speed: nothing changes)
+    assert app.settings["pace"] == "fast" and '"pace":"fast"' in storage.get(SAVE_KEY)

@@ -187,6 +187,13 @@ class App(Staging, TableNews, Saving, LearnShare):
         elif field == "guided":
             s["guided"] = value in (True, "true", "on", "1", 1)
 
+    def on_pace(self, data):
+        """The table's Bot speed switch: how long each bot's move is shown, from the next move on (saved with the
+        game, and the new-game form's choice for the next one)."""
+        if data.get("value") in ("normal", "fast"):
+            self.settings["pace"] = data["value"]
+            self.save()
+
     def on_settings(self, data):
         """Several form values at once (the page sends the whole form with Start)."""
         for field, value in data.items():

@@ -235,6 +235,7 @@ def render():
         document.body.dataset.ending = "1"  # until the results open (tests wait for it to go)
         state["releasing"] = spawn(release_end())
     place_moment()
+    document.body.dataset.pace = f"{pace():g}"  # (read by the tests: the Bot speed in force)
     handover = pass_view.handover_words(app)  # pass and play: the hand-over screen is said once
     if handover and handover != state.get("handover_said"):
         said = str(announcer.textContent or "") if not _null(announcer) else ""
@@ -564,9 +565,35 @@ async def run_bots():
                 return
         if result == "applied":
             last_seat = seat
+            await rest_of_returns(seat)
             if app.flash:
                 announce(app.flash["text"])
         render()
+
+
+async def rest_of_returns(seat):
+    """A bot that holds more than 10 tokens gives them all back in one motion: its further returns are asked and
+    applied before the page is drawn again (one redraw, the tokens flying back together), and the flash and the
+    status tell them as one move. A refused or stale answer leaves the rest to run_bots, one at a time."""
+    g = app.game
+    if g is None or g.phase != "return" or app.bot_to_move() != seat or not app.flash or app.flash["kind"] != "return":
+        return  # (the take before the returns is drawn and seen first)
+    colors = list(app.flash["colors"])
+    while g.phase == "return" and app.bot_to_move() == seat and not g.is_over:
+        request = app.bot_request()
+        if request is None:
+            return
+        if app.bot_reply(await ask(request)) != "applied":
+            app.bot_failed()
+            return
+        if app.flash and app.flash["kind"] == "return":
+            colors += app.flash["colors"]
+    if len(colors) > 1 and app.flash and app.flash["kind"] == "return":
+        said = view.words.counts_words({c: colors.count(c) for c in colors})
+        name = app.name(seat)
+        app.flash = dict(app.flash, colors=colors, text=f"{name} returned {said}.", short=f"{name} returned {said}.")
+        if app.showing:
+            app.showing = dict(app.showing, text=app.flash["short"])
 
 
 async def person_move_drawn():

@@ -289,13 +289,23 @@ def render_game(app):
 {region("mine", my_area(app))}
 </section>
 <section class="log" aria-label="Game log">
-<h2>Log</h2>
+<div class="log-head"><h2>Log</h2>{speed_switch(app)}</div>
 {records_io.export_button()}
 {log_list(app)}
 </section>
 </main>
 {learn_view.howto_dialog(app) or (dialog(app) or inspect_dialog(app)) + end_dialog(app)}
 </div>"""
+
+
+def speed_switch(app):
+    """Bot speed during the game (the new-game form sets it too): two buttons, the one in force pressed."""
+    fast = app.settings.get("pace") == "fast"
+    buttons = "".join(
+        f'<button type="button" class="speed-btn" id="speed-{v}"'
+        f'{attrs(data_act="pace", data_value=v, aria_pressed="true" if on else "false")}>{label}</button>'
+        for v, label, on in (("normal", "Normal", not fast), ("fast", "Fast", fast)))
+    return f'<div class="speed" role="group" aria-label="Bot speed"><span aria-hidden="true">Bots:</span>{buttons}</div>'
 
 
 def fallback_note(app):

@@ -234,3 +234,79 @@ def test_pass_and_play_the_bots_move_is_played_for_the_person_who_takes_the_devi
     assert not any(f["status"].startswith("Bot 1 ") for f in seen[:last_pass]), "the bot played before Ana had the device"
     bot_flying = [f for f in seen[last_pass + 1:] if f["flying"] and f["status"].startswith("Bot 1 ")]
     assert first_pass <= last_pass and bot_flying, "the bot's move was not played on Ana's table"
+
+
+# -- a bot gives tokens back ------------------------------------------------------------------------------------------
+def bot_return_save():
+    """A saved 2-player game at the easy bot's turn, where its move is a take that leaves it 12 tokens or more: it
+    must give 2 or more back."""
+    for seed in range(1, 200):
+        app = App(MemoryStorage())
+        app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "level0": "easy"})
+        while not app.game.is_over and len(app.game.history) < 120:
+            g = app.game
+            if app.my_turn:  # the person takes three (or gives back the first of theirs)
+                legal = g.legal_actions()
+                takes = [a for a in legal if a.kind == "take" and len(a.colors) == 3]
+                app._apply(takes[len(g.history) % len(takes)] if g.phase == "action" and takes else legal[0], 0)
+                continue
+            request = app.bot_request()
+            reply = json.loads(answer(json.dumps(request)))
+            action = splendor.parse_action(g, reply["action"])
+            taken = len(action.colors) * (2 if action.kind == "take_two" else 1) if action.kind.startswith("take") else 0
+            if g.players[1].token_count + taken >= 12:
+                app.awaiting = None
+                return app.to_save()
+            assert app.bot_reply(json.dumps(reply)) == "applied"
+    raise AssertionError("no position found")
+
+
+BOT_TOKENS_JS = """() => {
+  window.__counts = [];
+  const step = () => {
+    const cell = document.querySelector('#seat-1 .holdings tbody th b.count');
+    const n = cell ? Number(cell.textContent) : null;
+    if (window.__counts[window.__counts.length - 1] !== n) window.__counts.push(n);
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+
+
+def test_a_bot_gives_its_tokens_back_in_one_motion(page):
+    """A bot over 10 tokens gives back all it must at once, after its take was seen: its count goes from the take's
+    to 10 in one redraw (one at a time, each a whole pace, made a 4-player round last up to 8 s)."""
+    page.set_viewport_size(PHONE)
+    save = bot_return_save()
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
+    page.evaluate(BOT_TOKENS_JS)
+    settle(page)
+    record = saved(page)["record"]["actions"][len(save["record"]["actions"]):]
+    returns = [a for a in record if a.startswith("return ")]
+    assert len(returns) >= 2, record  # (the bot's take left it 12 or more)
+    counts = [n for n in page.evaluate("() => window.__counts") if n is not None]
+    peak = max(counts)
+    assert peak >= 12 and counts[counts.index(peak):] == [peak, 10], counts
+    log = page.get_by_role("region", name="Game log").inner_text()
+    assert re.search(r"Bot 1 returned .+ to keep 10 tokens\.", log), log
+
+
+def test_the_bot_speed_changes_during_a_game(page):
+    """The table's Bot speed switch (in the log's head) sets the pace of the bots' moves from the next move on, and
+    the page keeps it (reloaded)."""
+    page.set_viewport_size(PHONE)
+    open_game(page, QUERY)
+    start(page, opponents=1, seed=3, starts="You")
+    settle(page)
+    assert page.evaluate("() => document.body.dataset.pace") == "1.3"
+    speed = page.get_by_role("group", name="Bot speed")
+    speed.get_by_role("button", name="Fast").click()
+    page.wait_for_function("() => document.body.dataset.pace === '0.6'")
+    assert speed.get_by_role("button", name="Fast").get_attribute("aria-pressed") == "true"
+    play_turn(page)
+    settle(page)
+    page.reload()
+    page.get_by_role("region", name="Market").wait_for()
+    assert page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").get_attribute(
+        "aria-pressed") == "true"
+    assert page.evaluate("() => document.body.dataset.pace") == "0.6"
