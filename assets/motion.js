@@ -41,7 +41,31 @@
     for (const el of document.querySelectorAll('[id^="pile-"], [id^="seat-"], [id^="d"].deck')) {
       seen["#" + el.id] = place(el);
     }
+    for (const el of document.querySelectorAll('section.seat[id^="seat-"] .prestige')) {
+      seen["pts:" + el.closest("section.seat").id] = el.firstChild ? el.firstChild.nodeValue : null;
+    }
     last = seen;
+  }
+
+  // A player's points change when the card (or noble) that brings them lands, not before: the number drawn before
+  // the redraw is kept until then (after(); a redraw that draws the seat again puts the new one).
+  function holdPoints(changes) {
+    const at = {};
+    for (const c of changes) {
+      if ((c.kind === "card" || c.kind === "noble") && c.to !== undefined && c.to !== "supply") {
+        // (as it arrives: a little before its flight ends, so the page's next redraw finds the new number)
+        at[c.to] = Math.max(at[c.to] || 0, DURATION - 60 + (c.kind === "noble" ? 150 : 0));
+      }
+    }
+    for (const [seat, wait] of Object.entries(at)) {
+      const el = document.querySelector(`#seat-${seat} .prestige`);
+      const old = last["pts:seat-" + seat];
+      const text = el && el.firstChild;
+      if (!text || old == null || text.nodeValue === old) continue;
+      const now = text.nodeValue;
+      text.nodeValue = old;
+      setTimeout(() => { if (text.nodeValue === old) text.nodeValue = now; }, wait);
+    }
   }
 
   // Where ``key`` ("card:<code>", "noble:<code>", "#<id>") was before the redraw: from before(), or, for now(), on
@@ -172,6 +196,7 @@
     if (!seen || reduced()) return;
     last = seen;
     drawAll(json);
+    try { holdPoints(JSON.parse(json) || []); } catch (e) { /* the points are simply drawn at once */ }
     last = null;
   }
 

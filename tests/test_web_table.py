@@ -341,3 +341,15 @@ def test_the_bot_speed_changes_during_a_game_and_is_kept():
     assert again.load() and again.settings["pace"] == "fast"  # kept with the game
     app.act("pace", {"value": "slow"})  # (no such speed: nothing changes)
     assert app.settings["pace"] == "fast" and '"pace":"fast"' in storage.get(SAVE_KEY)
+
+
+def test_the_step_box_does_not_say_your_turn_while_a_bots_move_is_shown():
+    app = started(seed=7, starts="bot")
+    app.paced = True  # as on the page: each bot's move is shown before the next step
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    assert app.my_turn and app.showing
+    bar = re.search(r'<section class="actionbar".*?</section>', view.render(app), re.S).group(0)
+    assert "Your turn" not in bar and "Bot 1 moves; your turn comes next." in bar
+    app.showing = None  # the page: the move has been seen
+    bar = re.search(r'<section class="actionbar".*?</section>', view.render(app), re.S).group(0)
+    assert "Your turn: tap gems" in bar

@@ -395,6 +395,8 @@ def action_bar(app):
     elif not app.my_turn:
         who = app.name(g.current_player)
         prompt = f"{who} is thinking…" if app.thinking is not None else f"{who} plays next."
+    elif app.showing:  # a bot's move is still being shown (the status names it): your turn comes once it is seen
+        prompt = f"{app.name(app.showing['seat'])} moves; your turn comes next."
     elif g.phase == "veto":
         prompt = "Remove one noble from the game: tap it, then confirm."
         if app.staged is not None:

@@ -310,3 +310,54 @@ def test_the_bot_speed_changes_during_a_game(page):
     assert page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").get_attribute(
         "aria-pressed") == "true"
     assert page.evaluate("() => document.body.dataset.pace") == "0.6"
+
+
+# -- a bot's points come with its card ---------------------------------------------------------------------------------
+def bot_buys_points_save():
+    """A saved 2-player game at the easy bot's turn, where its move is a buy that scores."""
+    for seed in range(1, 200):
+        app = App(MemoryStorage())
+        app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "level0": "easy"})
+        while not app.game.is_over and len(app.game.history) < 150:
+            g = app.game
+            if app.my_turn:
+                legal = g.legal_actions()
+                app._apply(next((a for a in legal if a.kind == "buy"), legal[0]), 0)
+                continue
+            reply = json.loads(answer(json.dumps(app.bot_request())))
+            action = splendor.parse_action(g, reply["action"])
+            if action.kind == "buy" and action.card.points:
+                app.awaiting = None
+                return app.to_save()
+            assert app.bot_reply(json.dumps(reply)) == "applied"
+    raise AssertionError("no position found")
+
+
+POINTS_JS = """() => {
+  window.__pts = [];
+  const step = () => {
+    const el = document.querySelector('#seat-1 .prestige');
+    const flights = document.getAnimations().filter((a) => a.id === 'fly-card' && a.playState === 'running');
+    window.__pts.push({pts: el ? el.firstChild.nodeValue : null,
+                       early: flights.some((a) => a.currentTime !== null && a.currentTime < 250)});
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+
+
+def test_a_bots_points_change_when_its_card_lands(page):
+    """The bot's score stays as it was while the card it bought flies to its panel (it jumped at once, before
+    the card was seen arriving), and shows the new points once it has landed."""
+    page.set_viewport_size(PHONE)
+    save = bot_buys_points_save()
+    before = splendor.replay(save["record"]).players[1].points
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
+    page.evaluate(POINTS_JS)
+    settle(page)
+    after = splendor.replay(saved(page)["record"]).players[1].points
+    assert after > before
+    seen = page.evaluate("() => window.__pts")
+    flying = [f for f in seen if f["early"]]
+    assert flying and all(f["pts"] == str(before) for f in flying), flying
+    assert seen[-1]["pts"] == str(after)

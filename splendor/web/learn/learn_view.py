@@ -60,7 +60,7 @@ CARD_SUFFIX = ", marked by the guide"
 def coach_box(app):
     """The guide's words for this turn, beside what it marks on the board; '' when there is nothing to say."""
     coach = getattr(app, "coach", None)
-    if not coach or not app.my_turn:
+    if not coach or not app.my_turn or app.showing:  # (a bot's move is seen first, without the guide over it)
         return ""
     parts = []
     if coach.get("text"):
