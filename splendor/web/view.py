@@ -440,6 +440,8 @@ def action_bar(app):
                 prompt = problem
             elif after > 10:
                 prompt = f"You will hold {after} tokens and return {after - 10} (the limit is 10)."
+                # Phones: one line, so that the move box keeps its height (the market does not jump)
+                short_prompt = f"Over 10: you will return {after - 10}."
             else:
                 prompt = "Ready: take them to end your turn."
         else:

@@ -394,3 +394,37 @@ def test_three_nobles_won_stay_inside_your_panel(touch_page, size):
     for i in range(3):
         for r in reserved:
             assert not meet(box(nobles.nth(i)), r), "a noble lies on your reserved cards"
+
+
+TABLE_JS = """() => Object.fromEntries(['.opponents', '.nobles', '.market', '.supply', '.actionbar', '.seat.mine',
+  '.topbar'].map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return [s, [r.top, r.bottom]]; }))"""
+
+
+@pytest.mark.parametrize("size", [*SHORT, "844x390"])
+def test_the_table_does_not_move_while_tokens_go_over_ten_and_back(touch_page, size):
+    """Picking gems that take the person over 10, and the step of giving tokens back: every part of the table keeps
+    its place and height (the move box grew by a line, your side shrank by 5 px: the market jumped)."""
+    w, h = SHORT.get(size, (844, 390))
+    page = touch_page(w, h)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save_at(5, takes_until_nine))})
+    settle(page)
+    page.wait_for_function(LANDED_JS)
+    start_boxes = page.evaluate(TABLE_JS)
+
+    def same(where):
+        now = page.evaluate(TABLE_JS)
+        for key, (top, bottom) in start_boxes.items():
+            assert abs(now[key][0] - top) < 0.6 and abs(now[key][1] - bottom) < 0.6, (where, key, now[key], (top, bottom))
+
+    piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
+        "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
+        if b.get_attribute("aria-disabled") != "true"]
+    for i, pile in enumerate(piles[:3]):
+        pile.tap()
+        same(f"gem {i + 1} picked")
+    assert "return" in page.get_by_role("region", name="Your move").inner_text()  # (over 10: it says so)
+    page.get_by_role("button", name=re.compile(r"^Take ")).tap()
+    settle(page)
+    assert "return tokens" in page.locator("#status").text_content()
+    same("the return step")
+    assert inside([start_boxes[".seat.mine"][0], 0, w, start_boxes[".seat.mine"][1]], w, h)
