@@ -48,23 +48,25 @@
   }
 
   // A player's points change when the card (or noble) that brings them lands, not before: the number drawn before
-  // the redraw is kept until then (after(); a redraw that draws the seat again puts the new one).
+  // the redraw is kept until its flights have finished (after(); before the page's next redraw, which waits for them
+  // too: main.py landed).
   function holdPoints(changes) {
-    const at = {};
+    const seats = new Set();
     for (const c of changes) {
-      if ((c.kind === "card" || c.kind === "noble") && c.to !== undefined && c.to !== "supply") {
-        // (as it arrives: a little before its flight ends, so the page's next redraw finds the new number)
-        at[c.to] = Math.max(at[c.to] || 0, DURATION - 60 + (c.kind === "noble" ? 150 : 0));
-      }
+      if ((c.kind === "card" || c.kind === "noble") && c.to !== undefined && c.to !== "supply") seats.add(c.to);
     }
-    for (const [seat, wait] of Object.entries(at)) {
+    if (!seats.size) return;
+    const flights = document.getAnimations().filter((a) => a.id === "fly-card" || a.id === "fly-noble");
+    for (const seat of seats) {
       const el = document.querySelector(`#seat-${seat} .prestige`);
       const old = last["pts:seat-" + seat];
       const text = el && el.firstChild;
-      if (!text || old == null || text.nodeValue === old) continue;
+      if (!text || old == null || text.nodeValue === old || !flights.length) continue;
       const now = text.nodeValue;
       text.nodeValue = old;
-      setTimeout(() => { if (text.nodeValue === old) text.nodeValue = now; }, wait);
+      const put = onlyOnce(() => { if (text.nodeValue === old) text.nodeValue = now; });
+      Promise.all(flights.map((a) => a.finished.catch(() => null))).then(put);
+      setTimeout(put, 2000);  // (a hidden tab draws no frames)
     }
   }
 

@@ -473,7 +473,8 @@ def on_change(event):
     name = str(el.dataset.setting)
     value = bool(el.checked) if str(el.type) == "checkbox" else str(el.value)
     app.act("setting", {"name": name, "value": value})
-    if name == "opponents" or name.startswith("level") or name.startswith("pname") or name == "name":
+    if name == "opponents" or name.startswith("level") or (
+            (name.startswith("pname") or name == "name") and pass_view.several(app)):
         render()  # a seat became a person (its name field appears), or a person's name names their seat
 
 
@@ -589,7 +590,9 @@ async def rest_of_returns(seat):
         if app.flash and app.flash["kind"] == "return":
             colors += app.flash["colors"]
     if len(colors) > 1 and app.flash and app.flash["kind"] == "return":
-        said = view.words.counts_words({c: colors.count(c) for c in colors})
+        counts = {c: colors.count(c) for c in colors}
+        said = (view.words.join_words([c for c in view.words.TOKEN_COLORS if c in counts]) if max(counts.values()) == 1
+                else view.words.counts_words(counts))  # ("white and red", or "2 white and 1 red")
         name = app.name(seat)
         app.flash = dict(app.flash, colors=colors, text=f"{name} returned {said}.", short=f"{name} returned {said}.")
         if app.showing:

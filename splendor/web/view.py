@@ -659,7 +659,7 @@ def opponent(app, seat):
 <header class="seat-head"><h2>{think}{esc(s['name'])} <small>{esc(LEVEL_LABEL.get(s['bot'], ''))}</small></h2><span class="prestige" role="img"{attrs(aria_label=f"{s['name']}'s prestige: {p.points} points")}>{p.points}<small>pts</small></span></header>
 {holdings(app, seat)}
 {f'<div class="line held"><span class="what">{held_label(reserved, nobles)}</span><div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else ''}
-{last_move(app, seat, counts)}
+{last_move(app, seat, counts) or '<p class="last-move" aria-hidden="true"></p>'}
 {inspect_button(app, seat)}
 </section>"""
 
