@@ -271,7 +271,7 @@ def render_game(app):
 <header class="topbar">
 <h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
 <p class="{status_cls}" id="status" role="status">{'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}<span class="status-text">{esc(status_text(app))}</span></p>
-<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game"><span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
+<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{"" if over else hint + undo}<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game"><span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
 </header>
 {notices(app)}
 {fallback_note(app)}
@@ -619,7 +619,8 @@ def my_area(app):
         reserved.append('<span class="mini slot" aria-hidden="true"></span>')
     nobles = small_nobles(p)
     active = " active" if g.current_player == app.person and not g.is_over else ""
-    bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")} bought ›</span>')
+    bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")}'
+              f'<span class="lab-long"> bought</span> ›</span>')  # (phones: "17 cards ›")
     return f"""<section class="seat mine{active}" id="seat-{app.person}" aria-label="Your area">
 <header class="seat-head"><h2>{esc(app.name(app.person))}</h2>{bought}<span class="prestige" role="img" aria-label="Your prestige: {p.points} points">{p.points}<small>pts</small></span></header>
 {holdings(app, app.person, returnable)}

@@ -350,6 +350,13 @@ def test_a_whole_four_player_game_by_taps_cuts_no_words(touch_page, size):
     assert page.locator("#status").text_content().startswith("Game over")
     assert page.evaluate("() => window.__cut") == []
     assert page.get_by_role("dialog").count() == 1  # the results
+    # The final table behind them: its status (beside the Results button) is whole too.
+    page.get_by_role("button", name="See the board").tap()
+    page.get_by_role("button", name="Results").wait_for()
+    page.wait_for_timeout(100)
+    assert page.evaluate("() => window.__cut") == []
+    name = page.get_by_role("region", name="Your area").locator(".seat-head h2")
+    assert name.evaluate("(e) => e.getClientRects().length === 1 && e.scrollHeight < 30"), "your name wraps"
 
 
 def three_nobles_save():
