@@ -407,3 +407,21 @@ def test_a_save_of_several_people_without_its_hand_over_state_hides_the_table():
     assert again.load()
     assert again.handover == 1
     assert_not_shown(view.render(again), code, "the hand-over screen of a save without its state")
+
+
+def test_the_hand_over_lists_only_the_moves_since_the_next_persons_turn():
+    """The bot plays after the hand-over: its move of the round before is not listed as one made since."""
+    app = three(starts="person")
+    app.act("pass-ok")
+    play_person(app)  # Ana
+    app.act("pass-ok")
+    play_person(app)  # Ben
+    app.act("pass-ok")
+    play_bot(app)  # Bot 1, on Ana's table
+    play_person(app)  # Ana
+    app.act("pass-ok")
+    play_person(app)  # Ben; the bot plays once Ana has the device
+    assert app.handover == 0 and app.game.current_player == 2
+    html = view.render(app)
+    listed = re.findall(r"<li><b>([^<]+)</b>", html)
+    assert listed == ["Ben"], listed
