@@ -41,7 +41,33 @@
     for (const el of document.querySelectorAll('[id^="pile-"], [id^="seat-"], [id^="d"].deck')) {
       seen["#" + el.id] = place(el);
     }
+    for (const el of document.querySelectorAll('section.seat[id^="seat-"] .prestige')) {
+      seen["pts:" + el.closest("section.seat").id] = el.firstChild ? el.firstChild.nodeValue : null;
+    }
     last = seen;
+  }
+
+  // A player's points change when the card (or noble) that brings them lands, not before: the number drawn before
+  // the redraw is kept until its flights have finished (after(); before the page's next redraw, which waits for them
+  // too: main.py landed).
+  function holdPoints(changes) {
+    const seats = new Set();
+    for (const c of changes) {
+      if ((c.kind === "card" || c.kind === "noble") && c.to !== undefined && c.to !== "supply") seats.add(c.to);
+    }
+    if (!seats.size) return;
+    const flights = document.getAnimations().filter((a) => a.id === "fly-card" || a.id === "fly-noble");
+    for (const seat of seats) {
+      const el = document.querySelector(`#seat-${seat} .prestige`);
+      const old = last["pts:seat-" + seat];
+      const text = el && el.firstChild;
+      if (!text || old == null || text.nodeValue === old || !flights.length) continue;
+      const now = text.nodeValue;
+      text.nodeValue = old;
+      const put = onlyOnce(() => { if (text.nodeValue === old) text.nodeValue = now; });
+      Promise.all(flights.map((a) => a.finished.catch(() => null))).then(put);
+      setTimeout(put, 2000);  // (a hidden tab draws no frames)
+    }
   }
 
   // Where ``key`` ("card:<code>", "noble:<code>", "#<id>") was before the redraw: from before(), or, for now(), on
@@ -172,6 +198,7 @@
     if (!seen || reduced()) return;
     last = seen;
     drawAll(json);
+    try { holdPoints(JSON.parse(json) || []); } catch (e) { /* the points are simply drawn at once */ }
     last = null;
   }
 
@@ -233,24 +260,46 @@
     setTimeout(once, 2000);
   }
 
-  // A moment's banner (fixed near the top) is moved off the panel of the player it is about: below that panel, else
-  // above it, else at the bottom or the top of the screen, wherever it covers none of it (main.py place_moment).
-  function placeBanner(banner, seat) {
-    if (!banner || !seat) return;
-    banner.style.top = "";
-    const margin = 12;  // more than the banner's entrance moves it (assets/style.css moment-in)
-    const h = banner.offsetHeight;
-    const b = banner.getBoundingClientRect();
-    const s = seat.getBoundingClientRect();
-    const covers = (top) => top < s.bottom + margin && top + h > s.top - margin && b.left < s.right && b.right > s.left;
-    if (!covers(banner.offsetTop)) return;
-    const vh = window.innerHeight;
-    for (const top of [s.bottom + margin, s.top - h - margin, vh - h - margin, margin]) {
-      if (top >= 0 && top + h <= vh && !covers(top)) { banner.style.top = `${top}px`; return; }
+  // A moment's banner (fixed near the top) never covers a player's panel: where it would meet one (on phones, the
+  // opponents' strip under the top bar), it lies over the top of the market instead, no wider than the market
+  // (main.py place_moment).
+  const MARGIN = 12;  // more than the banner's entrance moves it (assets/style.css moment-in)
+  function meetsSeat(el) {
+    const b = el.getBoundingClientRect();
+    return [...document.querySelectorAll("section.seat")].some((seat) => {
+      const s = seat.getBoundingClientRect();
+      return b.top < s.bottom + MARGIN && b.bottom > s.top - MARGIN && b.left < s.right && b.right > s.left;
+    });
+  }
+
+  function overMarket(el, top) {
+    const market = document.querySelector(".market");
+    if (!market) return;
+    const m = market.getBoundingClientRect();
+    el.style.maxWidth = `${m.width - 8}px`;
+    el.style.left = `${m.left + m.width / 2}px`;  // (centred there by its own transform)
+    el.style.top = `${top(m, el.offsetHeight)}px`;
+  }
+
+  function placeBanner(banner) {
+    if (!banner) return;
+    banner.style.top = banner.style.left = banner.style.maxWidth = "";
+    if (meetsSeat(banner)) overMarket(banner, (m) => m.top + 4);
+  }
+
+  // On phones the page's notes (the bots playing on the page's own thread, a storage problem) are laid over the
+  // bottom of the market, not in the page's flow: they never push the table down, so nothing slides under the log
+  // or off the screen; taps go through them but for their own button (assets/style.css), so play goes on.
+  function placeNotes() {
+    let bottom = null;
+    for (const el of document.querySelectorAll(".game-screen > .fallback, .game-screen > .notices")) {
+      el.style.top = el.style.left = el.style.maxWidth = "";
+      if (getComputedStyle(el).position !== "fixed") continue;  // (in the page's flow: larger screens)
+      overMarket(el, (m, h) => { const top = (bottom === null ? m.bottom - 4 : bottom) - h; bottom = top - 4; return top; });
     }
   }
 
   window.splendorMotion = {
-    before, after, now, committing, afterPaint, landed, reduced, placeBanner, log, duration: DURATION,
+    before, after, now, committing, afterPaint, landed, reduced, placeBanner, placeNotes, log, duration: DURATION,
   };
 })();

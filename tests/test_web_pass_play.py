@@ -139,26 +139,34 @@ def test_hand_over_between_people_and_not_for_bots():
     app.act("pass-ok")
     assert app.person == 1 and app.my_turn
     play_person(app)
-    assert app.handover is None and app.bot_to_move() == 2  # a bot is next: Ben keeps the device
+    # A bot is next, then Ana: the device goes to Ana now, and the bot plays once she has it.
+    assert app.handover == 0 and app.bot_to_move() is None
+    app.act("pass-ok")
+    assert app.person == 0 and app.bot_to_move() == 2 and not app.my_turn
     play_bot(app)
-    assert app.handover == 0
+    assert app.handover is None and app.my_turn and app.person == 0
 
 
-def test_a_bot_move_between_two_people_is_seen_before_the_hand_over_screen():
+def test_the_bots_moves_between_two_people_are_played_for_the_one_who_takes_the_device():
+    """The bot's move is not played while Ben still holds the device (the moment before the hand-over), but after
+    Ana has taken it: she sees it played on her table, as any move is shown (status, pieces, last move)."""
     app = three(starts="person")
     app.paced = True  # as on the page (main.py): each move is seen before what follows it
     app.act("pass-ok")
     play_person(app)  # Ana
     app.act("pass-ok")
     play_person(app)  # Ben; the bot is next, then Ana
-    play_bot(app)
-    assert app.handover == 0
-    html = view.render(app)  # Ben, who holds the device, sees the bot's move on the table
-    assert "Pass to Ana" not in html and "Market" in html
-    assert view.status_text(app).startswith("Bot 1 took")
-    app.showing = None  # the page: the move has been seen (its pieces landed, the pace over)
+    assert app.handover == 0 and app.bot_to_move() is None  # nothing is played behind the hand-over screen
     html = view.render(app)
     assert "Pass to Ana" in html and "Market" not in html
+    app.act("pass-ok")
+    moves = len(app.game.history)
+    play_bot(app)
+    assert len(app.game.history) == moves + 1 and app.person == 0
+    html = view.render(app)  # Ana, who now holds the device, sees the bot's move on the table
+    assert "Pass to" not in html and "Market" in html
+    assert view.status_text(app).startswith("Bot 1 took")
+    assert app.last_moves()[2].startswith("Took")
 
 
 def test_log_uses_names_not_you_when_several_people_play():
@@ -191,12 +199,12 @@ def test_hidden_reserve_is_seen_only_by_its_owner_on_their_own_turn():
     app.act("inspect", {"seat": 0})
     assert_not_shown(view.render(app), code, "Ana's see-all dialog on Ben's turn")
     app.act("close")
-    play_person(app)
-    play_bot(app)
+    play_person(app)  # Ben; the bot plays once Ana has the device
     assert app.handover == 0
     assert_not_shown(view.render(app), code, "the hand-over screen")
     app.act("pass-ok")
-    assert code in view.render(app)  # Ana's own turn: her card face up
+    assert code in view.render(app)  # Ana's table: her card face up (the bot plays on it)
+    play_bot(app)
     assert_shown(view.render(app), code, "Ana's table")
 
 
@@ -225,11 +233,11 @@ def test_undo_only_the_current_persons_turn_and_never_after_a_hand_over():
     app.act("pass-ok")  # Ben saw the table: Ana's turn stays played
     assert app.person == 1 and not app.can_undo()
     assert app.undo_off_words() == "Ben has no turn to undo yet."
-    play_person(app)  # Ben
-    play_bot(app)  # the bot; then the device goes to Ana
-    assert app.handover == 0 and app.can_undo()  # Ben still holds the device: his turn (and the bot's) may go
+    play_person(app)  # Ben; the bot is next, then Ana: the device goes to Ana (the bot plays on her table)
+    assert app.handover == 0 and app.can_undo()  # Ben still holds the device: his turn may go
     assert "Ben: undo your last turn" in view.render(app) and "Ana: undo" not in view.render(app)
     app.act("pass-ok")
+    play_bot(app)
     assert not app.can_undo()
     assert app.undo_off_words().startswith("Undo is off: the table has been passed on since Ana's last turn")
     html = view.render(app)
@@ -242,18 +250,21 @@ def test_undo_only_the_current_persons_turn_and_never_after_a_hand_over():
     assert play_person_after == n + 1 and app.can_undo()
 
 
-def test_undo_takes_back_the_bot_moves_since_the_persons_turn():
+def test_undo_before_the_hand_over_takes_back_the_persons_turn():
     storage = MemoryStorage()
     app = App(storage)
     app.act("start", {"name": "Ana", "opponents": "2", "level0": "easy", "level1": "person", "pname1": "Cy",
                       "starts": "person", "seed": "9"})
     app.act("pass-ok")
-    play_person(app)  # Ana, then Bot 1 (seat 1)
-    assert app.handover is None and app.bot_to_move() == 1
-    play_bot(app)
-    assert app.handover == 2 and app.can_undo()
+    play_person(app)  # Ana, then Bot 1 (seat 1), then Cy: the device goes to Cy before the bot plays
+    assert app.handover == 2 and app.bot_to_move() is None and app.can_undo()
     app.act("undo")
     assert len(app.game.history) == 0 and app.person == 0 and app.my_turn
+    play_person(app)
+    app.act("pass-ok")  # Cy takes the device; the bot plays on Cy's table; Ana's turn stays played
+    assert app.person == 2 and app.bot_to_move() == 1
+    play_bot(app)
+    assert app.my_turn and app.person == 2 and not app.can_undo()
 
 
 # -- hints ----------------------------------------------------------------------------------------------------------
@@ -332,7 +343,7 @@ def test_game_file_with_several_people_opens_at_a_hand_over():
     other = App(MemoryStorage())
     records_io.import_game(other, text)
     assert [s["name"] for s in other.seats] == ["Ana", "Ben", "Bot 1"]
-    assert other.bot_to_move() == 2 and other.handover is None
+    assert other.bot_to_move() is None and other.handover == 0  # the bot plays once Ana has the device
     data = json.loads(text)
     data["players"][0]["bot"] = "easy"
     data["players"][1]["bot"] = "easy"
@@ -396,3 +407,21 @@ def test_a_save_of_several_people_without_its_hand_over_state_hides_the_table():
     assert again.load()
     assert again.handover == 1
     assert_not_shown(view.render(again), code, "the hand-over screen of a save without its state")
+
+
+def test_the_hand_over_lists_only_the_moves_since_the_next_persons_turn():
+    """The bot plays after the hand-over: its move of the round before is not listed as one made since."""
+    app = three(starts="person")
+    app.act("pass-ok")
+    play_person(app)  # Ana
+    app.act("pass-ok")
+    play_person(app)  # Ben
+    app.act("pass-ok")
+    play_bot(app)  # Bot 1, on Ana's table
+    play_person(app)  # Ana
+    app.act("pass-ok")
+    play_person(app)  # Ben; the bot plays once Ana has the device
+    assert app.handover == 0 and app.game.current_player == 2
+    html = view.render(app)
+    listed = re.findall(r"<li><b>([^<]+)</b>", html)
+    assert listed == ["Ben"], listed

@@ -77,11 +77,11 @@ def test_final_round_words_for_the_person_starting_second():
     # The banner, about Bot 1, says what the status says: the person plays now, and it is their last turn.
     assert app.moment == {"kind": "final", "n": app.moment["n"], "seat": 1,
                           "text": "Bot 1 has 15 points. Final round: this is your last turn."}
-    assert view.status_text(app).startswith("Your turn. Final round: this is your last turn.")
+    assert view.status_text(app).startswith("Your turn: your last (final round).")
     take(app, "white", "blue", "green")
     assert g.is_over and app.moment is None  # no banner repeating the results
     assert 'id="end"' in view.render(app)
-    assert view.status_text(app).startswith("Game over. Bot 1 wins")  # capitalised after "Game over."
+    assert view.status_text(app) == "Game over: Bot 1 wins."  # (short: the results say the rest)
     html = view.render(app)
     assert " short" not in "".join(re.findall(r'class="badge[^"]*"[^>]*>', html))  # no badges once it is over
     assert "short" not in " ".join(re.findall(r'data-t="(\d+ short)"', html))
@@ -131,7 +131,7 @@ def test_paced_the_results_wait_until_the_last_move_is_seen():
     app.end_held = False  # the page: the last move seen, the final table held a moment
     app.showing = None
     html = view.render(app)
-    assert view.status_text(app) == "Game over. You win!" and 'id="end"' in html
+    assert view.status_text(app) == "Game over: you win!" and 'id="end"' in html
     assert 'class="celebrate"' in html and "person-won" in html  # gems burst for the person who won
     assert "No points yet." in html  # what made each player's points (here: none yet, the points were set)
 
@@ -143,7 +143,7 @@ def test_game_over_you_win_is_capitalised():
     take(app, "white", "blue", "green")
     bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
     assert g.is_over and g.winners == (0,)
-    assert view.status_text(app) == "Game over. You win!"
+    assert view.status_text(app) == "Game over: you win!"
 
 
 def test_inspect_a_player_shows_bought_cards_by_bonus_reserves_and_nobles():
@@ -297,3 +297,59 @@ def test_a_hint_says_the_whole_move_as_advice():
             == "reserve the level 2 black card worth 2 points and take 1 gold: it secures the card")
     assert (words.advice("takes white, blue and green toward the level 1 red card, then gives back 2 tokens to keep 10")
             == "take white, blue and green toward the level 1 red card, then give back 2 tokens to keep 10")
+
+
+def test_the_game_ending_move_is_not_logged_as_starting_the_final_round():
+    """The bot's sentence is written before its move: a round's last move that reaches 15 ends the game at once,
+    and the log says so, not "which starts the final round"."""
+    app = started(seed=5)  # the person starts: the bot's move is the round's last
+    take(app, "white", "blue", "green")
+    app.game._players[1].points = 15
+    req = app.bot_request()
+    action = next(a for a in app.game.legal_actions() if a.kind == "take")
+    said = "takes white: it brings it to 15 points, which starts the final round"
+    assert app.bot_reply({"turn_id": req["turn_id"], "action": str(action), "explanation": said}) == "applied"
+    assert app.game.is_over
+    assert app.log[-2]["why"] == "takes white: it brings it to 15 points, which ends the game", app.log[-2:]
+    assert "starts the final round" not in view.render(app)
+
+
+def test_a_bots_last_move_on_a_phone_is_drawn_in_one_short_line():
+    """An opponent's panel draws its last turn as gems and a word (view.move_picture): a take and the tokens given
+    back as what the turn changed."""
+    from splendor.engine import Action
+
+    take3 = Action.take("white", "blue", "green")
+    html = view.move_picture([take3, Action.return_token("white"), Action.return_token("red")])
+    assert html.count('class="lg lg-') == 3  # +blue +green, -red: the white taken and given back cancels
+    assert "lg-white" not in html and "lg-red" in html
+    assert "Took and gave back" in view.move_picture([Action.take("red"), Action.return_token("red")])
+    assert view.move_picture([take3]).count('class="lg lg-') == 3
+
+
+def test_the_bot_speed_changes_during_a_game_and_is_kept():
+    from splendor.web.records.storage import SAVE_KEY
+
+    storage = MemoryStorage()
+    app = App(storage)
+    app.act("start", {"seed": "3", "opponents": "1", "starts": "person"})
+    html = view.render(app)
+    assert 'id="speed-normal" data-act="pace" data-value="normal" aria-pressed="true"' in html
+    app.act("pace", {"value": "fast"})
+    assert app.settings["pace"] == "fast" and 'id="speed-fast" data-act="pace" data-value="fast" aria-pressed="true"' in view.render(app)
+    again = App(storage)
+    assert again.load() and again.settings["pace"] == "fast"  # kept with the game
+    app.act("pace", {"value": "slow"})  # (no such speed: nothing changes)
+    assert app.settings["pace"] == "fast" and '"pace":"fast"' in storage.get(SAVE_KEY)
+
+
+def test_the_step_box_does_not_say_your_turn_while_a_bots_move_is_shown():
+    app = started(seed=7, starts="bot")
+    app.paced = True  # as on the page: each bot's move is shown before the next step
+    bot_plays(app, lambda legal: [a for a in legal if a.kind == "take"][0])
+    assert app.my_turn and app.showing
+    bar = re.search(r'<section class="actionbar".*?</section>', view.render(app), re.S).group(0)
+    assert "Your turn" not in bar and "Bot 1 moves; your turn comes next." in bar
+    app.showing = None  # the page: the move has been seen
+    bar = re.search(r'<section class="actionbar".*?</section>', view.render(app), re.S).group(0)
+    assert "Your turn: tap gems" in bar

@@ -184,10 +184,17 @@ def test_quarantine_failure_keeps_the_save_in_place_and_never_overwrites_it():
     assert store.data[SAVE_KEY] == raw
 
 
-def test_card_faces_show_discounted_pips():
+def test_card_faces_show_the_price_plainly():
+    """A market card shows what the person pays: the lowered numbers alone, no struck printed number, no pip of 0
+    for a color the bonuses cover, and "Free" when they cover it all."""
     card = card_from_code("2G2:4w2u1k")
-    html = view.card_face(card, {"white": 1, "blue": 2, "green": 0, "red": 0, "black": 1})
-    assert '<s class="was" data-t="4" aria-hidden="true"></s>' in html and "pip-white lowered" in html
+    html = view.card_face(card, {"white": 1, "blue": 2, "green": 0, "red": 0, "black": 0})
+    assert "pip-white lowered" in html and 'data-t="1"' in html and "pip-blue\"" in html
+    assert "pip-black" not in html and 'data-t="0"' not in html and "<s " not in html and "was" not in html
+    free = view.card_face(card, {c: 0 for c in ("white", "blue", "green", "red", "black")})
+    assert 'data-t="Free"' in free and "pip-" not in free
+    printed = view.card_face(card)  # (the dialog's big card: the printed cost)
+    assert all(f'pip-{c}' in printed for c in ("white", "blue", "black"))
 
 
 def test_a_buy_is_two_taps_by_default_and_the_dialog_counts_the_gold_it_pays():
@@ -210,3 +217,50 @@ def test_a_buy_is_two_taps_by_default_and_the_dialog_counts_the_gold_it_pays():
     assert ">Printed<" not in html and ">Bonus<" not in html  # one compact table: gem, price, what you pay
     app.act("buy", {})
     assert card in g.players[0].cards and app.selected is None  # two taps: the card, then Buy
+
+
+def _covered_and_short(app):
+    """A market card the person cannot afford, one of whose colors their bonuses pay entirely."""
+    g = app.game
+    for row in g.market:
+        for card in row:
+            if card is None or g.can_afford(card, 0):
+                continue
+            price = g.price(card, 0)
+            if any(card.cost[c] and not price[c] for c in price):
+                return card
+    return None
+
+
+def test_the_buy_dialog_never_says_you_have_some_of_nothing():
+    """A color the bonuses pay entirely: the dialog says so, not "You have 1 of 0"; the bonus note names the printed
+    number and the bonus in words that can wrap inside their column."""
+    import random
+
+    import splendor
+
+    for seed in range(40):
+        g = splendor.new_game(players=2, seed=seed, first_player=0)
+        rng = random.Random(seed)
+        app = None
+        while not g.is_over and len(g.history) < 80:
+            if g.current_player == 0 and g.phase == "action" and g.players[0].cards:
+                save = {"format": "splendor-save", "version": 1, "record": g.record(),
+                        "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": "easy"}], "log": []}
+                candidate = App(MemoryStorage({SAVE_KEY: json.dumps(save)}))
+                assert candidate.load()
+                if _covered_and_short(candidate):
+                    app = candidate
+                    break
+            actions = g.legal_actions()
+            g.apply(rng.choice([a for a in actions if a.kind == "buy"] or actions))
+        if app is not None:
+            break
+    assert app is not None, "no position found"
+    card = _covered_and_short(app)
+    level, slot = next((lv + 1, i) for lv, row in enumerate(app.game.market) for i, c in enumerate(row) if c == card)
+    app.act("card", {"where": "market", "level": str(level), "slot": str(slot)})
+    html = view.render(app)
+    assert re.search(r"\d+ of 0<", html) is None, "a dialog row says 'N of 0'"
+    assert "nothing: your bonuses pay it" in html
+    assert re.search(r'class="was">printed \d, bonus −\d</small>', html)

@@ -189,6 +189,13 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         elif field == "guided":
             s["guided"] = value in (True, "true", "on", "1", 1)
 
+    def on_pace(self, data):
+        """The table's Bot speed switch: how long each bot's move is shown, from the next move on (saved with the
+        game, and the new-game form's choice for the next one)."""
+        if data.get("value") in ("normal", "fast"):
+            self.settings["pace"] = data["value"]
+            self.save()
+
     def on_settings(self, data):
         """Several form values at once (the page sends the whole form with Start)."""
         for field, value in data.items():
@@ -285,6 +292,11 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
             moves.append({"kind": "noble", "code": g.players[seat].nobles[-1].code, "to": seat})
         self.changes.extend(moves)
         n = len(g.history)
+        if why and "which starts the final round" in why and (final_before or g.is_over):
+            # (the bot's sentence is written before its move: a round's last move that reaches 15 ends the game,
+            # and a player who reaches 15 after another did starts nothing)
+            why = why.replace("which starts the final round", "which ends the game" if g.is_over
+                              else "in the final round")
         self.log.append({"n": n, "seat": seat, "text": text, "why": why or "", "kind": "move"})
         if action.kind == "return":  # a run of returns is told in one line (view.log_list)
             self.log[-1]["returned"] = action.colors[0]
@@ -318,7 +330,7 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
                 self.moment = None  # the results say it all (a noble won by the last move is still said)
             if self.paced:
                 self.end_held = True
-                self.showing = {"seat": seat, "text": text}
+                self.showing = {"seat": seat, "text": words.short_move(action, self.log_name(seat))}
 
     def result_words(self):
         g = self.game
@@ -432,8 +444,8 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
     def bot_to_move(self):
         """The bot seat that must act now (None when it is the person's turn, or the game is over)."""
         g = self.game
-        if g is None or g.is_over or self.screen != "game":
-            return None
+        if g is None or g.is_over or self.screen != "game" or self.pass_play.pending is not None:
+            return None  # (pass and play: the bots play once the next person has taken the device)
         seat = g.current_player
         return seat if self.seats[seat]["bot"] else None
 
@@ -493,7 +505,7 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         self.awaiting = None
         self.flash = before
         if self.paced and not g.is_over:
-            self.showing = {"seat": seat, "text": before["text"]}
+            self.showing = {"seat": seat, "text": before["short"]}
         self._check_selection()
         self.save()
         return "applied"

@@ -235,6 +235,7 @@ def render():
         document.body.dataset.ending = "1"  # until the results open (tests wait for it to go)
         state["releasing"] = spawn(release_end())
     place_moment()
+    document.body.dataset.pace = f"{pace():g}"  # (read by the tests: the Bot speed in force)
     handover = pass_view.handover_words(app)  # pass and play: the hand-over screen is said once
     if handover and handover != state.get("handover_said"):
         said = str(announcer.textContent or "") if not _null(announcer) else ""
@@ -327,13 +328,16 @@ async def release_end():
             del document.body.dataset.ending
 
 
-def place_moment():
-    """A moment's banner never covers the panel of the player it is about (assets/motion.js placeBanner)."""
+def place_moment(_event=None):
+    """A moment's banner never covers a player's panel, and on phones the page's notes lie over the market instead
+    of pushing the table down (assets/motion.js placeBanner, placeNotes); again when the screen turns."""
     motion = getattr(js.window, "splendorMotion", None)
-    banner = document.getElementById("moment")
-    if _null(motion) or _null(banner) or _null(banner.dataset.seat):
+    if _null(motion) or app.game is None or app.screen != "game":
         return
-    motion.placeBanner(banner, document.getElementById(f"seat-{banner.dataset.seat}"))
+    motion.placeNotes()
+    banner = document.getElementById("moment")
+    if not _null(banner):
+        motion.placeBanner(banner)
 
 
 async def _moment_ends(n, seconds=4.5):
@@ -442,7 +446,7 @@ def after_click(act, before, asked=False):
 def start_bots(act, before):
     """After a tap: the bots play if it moved or started a game (``before``: the length of the history then)."""
     after = len(app.game.history) if app.game else -1
-    if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue"):
+    if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue", "pass-ok"):
         if act in ("undo", "start", "again", "guided-start"):
             app.awaiting = None
         if app.bot_to_move() is not None:
@@ -475,8 +479,9 @@ def on_change(event):
     name = str(el.dataset.setting)
     value = bool(el.checked) if str(el.type) == "checkbox" else str(el.value)
     app.act("setting", {"name": name, "value": value})
-    if name == "opponents" or name.startswith("level"):  # a seat became a person: its name field appears
-        render()
+    if name == "opponents" or name.startswith("level") or (
+            (name.startswith("pname") or name == "name") and pass_view.several(app)):
+        render()  # a seat became a person (its name field appears), or a person's name names their seat
 
 
 def on_submit(event):
@@ -572,9 +577,37 @@ async def run_bots():
                 return
         if result == "applied":
             last_seat = seat
+            await rest_of_returns(seat)
             if app.flash:
                 announce(app.flash["text"])
         render()
+
+
+async def rest_of_returns(seat):
+    """A bot that holds more than 10 tokens gives them all back in one motion: its further returns are asked and
+    applied before the page is drawn again (one redraw, the tokens flying back together), and the flash and the
+    status tell them as one move. A refused or stale answer leaves the rest to run_bots, one at a time."""
+    g = app.game
+    if g is None or g.phase != "return" or app.bot_to_move() != seat or not app.flash or app.flash["kind"] != "return":
+        return  # (the take before the returns is drawn and seen first)
+    colors = list(app.flash["colors"])
+    while g.phase == "return" and app.bot_to_move() == seat and not g.is_over:
+        request = app.bot_request()
+        if request is None:
+            return
+        if app.bot_reply(await ask(request)) != "applied":
+            app.bot_failed()
+            return
+        if app.flash and app.flash["kind"] == "return":
+            colors += app.flash["colors"]
+    if len(colors) > 1 and app.flash and app.flash["kind"] == "return":
+        counts = {c: colors.count(c) for c in colors}
+        said = (view.words.join_words([c for c in view.words.TOKEN_COLORS if c in counts]) if max(counts.values()) == 1
+                else view.words.counts_words(counts))  # ("white and red", or "2 white and 1 red")
+        name = app.name(seat)
+        app.flash = dict(app.flash, colors=colors, text=f"{name} returned {said}.", short=f"{name} returned {said}.")
+        if app.showing:
+            app.showing = dict(app.showing, text=app.flash["short"])
 
 
 async def person_move_drawn():
@@ -818,10 +851,11 @@ def start():
     learn_page.drop_params(app.open_link(learn_page.query_pairs()))  # a deal link fills the new-game screen
     js.performance.mark("splendor-loaded")
     render()
-    for kind, handler in (("click", on_click), ("change", on_change), ("submit", on_submit), ("keydown", on_key)):
+    for kind, handler in (("click", on_click), ("change", on_change), ("submit", on_submit), ("keydown", on_key),
+                          ("resize", place_moment)):
         proxy = create_proxy(handler)
         _listeners.append(proxy)
-        (document if kind == "keydown" else root).addEventListener(kind, proxy)
+        {"keydown": document, "resize": js.window}.get(kind, root).addEventListener(kind, proxy)
     document.body.dataset.ready = "1"
     js.performance.mark("splendor-ready")
     document.body.dataset.bytecode = bytecode_state()

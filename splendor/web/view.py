@@ -65,8 +65,7 @@ def market_card(app, level, slot, card):
         badge = drawn("Can buy", cls="badge can")
     else:
         short = shortfall(app, card)
-        # (data-n: the short form a narrow card draws instead, assets/style.css)
-        badge = drawn(f"{short} short", cls="badge short").replace(' aria-hidden', f' data-n="−{short}" aria-hidden', 1)
+        badge = drawn(f"{short} short", cls="badge short")
     if flash and flash.get("slot") == [level, slot]:
         classes.append("flash")
     if app.hint and card.code in app.hint["action"]:
@@ -81,7 +80,7 @@ def market_card(app, level, slot, card):
     price = g.price(card, app.person)
     return (f'<button type="button" class="{" ".join(classes)}" id="m{level}{slot}" data-fly="card:{card.code}"'
             f'{attrs(data_act="card", data_where="market", data_level=level, data_slot=slot, aria_label=label)}>'
-            f'{card_face(card, price)}{badge}{learn_view.card_flag(guided)}</button>')
+            f'{card_face(card, price, badge=badge)}{learn_view.card_flag(guided)}</button>')
 
 
 def deck_button(app, level):
@@ -176,8 +175,10 @@ def render_setup(app):
     if several:
         bots.insert(0, pass_view.first_name_field(app))
     opp = "".join(radio("opponents", n, pass_view.opponents_label(app, n), s["opponents"] == n) for n in (1, 2, 3))
+    first = " ".join(str(s["name"] or "").split())  # (with several people, named as the table will name them)
+    first = first if first.casefold() not in ("", "you") else "Player 1"
     starts = "".join(radio("starts", v, label, s["starts"] == v)
-                     for v, label in (("person", "Player 1" if several else "You"), ("bot", "A bot"),
+                     for v, label in (("person", first if several else "You"), ("bot", "A bot"),
                                      ("random", "At random")))
     variants = "".join(
         f'<label class="check" for="set-{v}"><input type="checkbox" id="set-{v}"'
@@ -244,8 +245,11 @@ def status_text(app):
     g = app.game
     if app.showing and g.is_over:  # the last move, seen before the results
         return app.showing["text"]
-    if g.is_over:
-        return "Game over. " + cap(app.result_words().replace("The game is over: ", ""))
+    if g.is_over:  # (short: two lines of a phone's status; the results say the rest)
+        winners = g.winners
+        if len(winners) > 1:
+            return f"Game over: {words.join_words([app.log_name(i) for i in winners])} share the victory."
+        return "Game over: you win!" if app._you(winners[0]) else f"Game over: {app.log_name(winners[0])} wins."
     seat = g.current_player
     who = app.name(seat)
     extra = ""
@@ -260,7 +264,7 @@ def status_text(app):
         phase = {"action": you, "return": f"{you}: return tokens", "noble": f"{you}: choose a noble",
                  "veto": f"{you}: remove a noble"}[g.phase]
         if g.final_round and g.phase == "action":
-            return f"{you}. Final round: this is your last turn.{extra.replace(' Final round.', '')}"
+            return f"{you}: your last (final round).{extra.replace(' Final round.', '')}"
         return f"{phase}. Round {g.round}.{extra}"
     if app.thinking == seat:
         return f"{who} is thinking…{extra}"
@@ -292,7 +296,7 @@ def render_game(app):
 <p class="{status_cls}" id="status" role="status">\
 {'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}\
 <span class="status-text">{esc(status_text(app))}</span></p>
-<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{hint}{undo}\
+<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{"" if over else hint + undo}\
 <button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game">\
 <span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
 </header>
@@ -312,13 +316,23 @@ def render_game(app):
 {region("mine", my_area(app))}
 </section>
 <section class="log" aria-label="Game log">
-<h2>Log</h2>
+<div class="log-head"><h2>Log</h2>{speed_switch(app)}</div>
 {records_io.export_button()}
 {log_list(app)}
 </section>
 </main>
 {learn_view.howto_dialog(app) or (dialog(app) or inspect_dialog(app)) + end_dialog(app)}
 </div>"""
+
+
+def speed_switch(app):
+    """Bot speed during the game (the new-game form sets it too): two buttons, the one in force pressed."""
+    fast = app.settings.get("pace") == "fast"
+    buttons = "".join(
+        f'<button type="button" class="speed-btn" id="speed-{v}"'
+        f'{attrs(data_act="pace", data_value=v, aria_pressed="true" if on else "false")}>{label}</button>'
+        for v, label, on in (("normal", "Normal", not fast), ("fast", "Fast", fast)))
+    return f'<div class="speed" role="group" aria-label="Bot speed"><span aria-hidden="true">Bots:</span>{buttons}</div>'
 
 
 def fallback_note(app):
@@ -412,6 +426,8 @@ def action_bar(app):
     elif not app.my_turn:
         who = app.name(g.current_player)
         prompt = f"{who} is thinking…" if app.thinking is not None else f"{who} plays next."
+    elif app.showing:  # a bot's move is still being shown (the status names it): your turn comes once it is seen
+        prompt = f"{app.name(app.showing['seat'])} moves; your turn comes next."
     elif g.phase == "veto":
         prompt = "Remove one noble from the game: tap it, then confirm."
         if app.staged is not None:
@@ -455,6 +471,8 @@ def action_bar(app):
                 prompt = problem
             elif after > 10:
                 prompt = f"You will hold {after} tokens and return {after - 10} (the limit is 10)."
+                # Phones: one line, so that the move box keeps its height (the market does not jump)
+                short_prompt = f"Over 10: you will return {after - 10}."
             else:
                 prompt = "Ready: take them to end your turn."
         else:
@@ -519,7 +537,10 @@ def holdings(app, seat, returnable=False):
                          f'{lettered(color)}{drawn(shown)}</button></td>')
         else:
             cells.append(f'<td class="n{zero}">{shown}</td>')
-    bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + "<td></td>"
+    # (under gold, which gives no bonus: an opponent's reserved cards counted, where a phone hides them)
+    held = (f'<span class="held-n" aria-hidden="true"><span class="card-ico"></span>{len(p.reserved)}</span>'
+            if seat != app.person and p.reserved else "")
+    bons = "".join(f'<td class="n{" zero" if bon[c] == 0 else ""}">{bon[c]}</td>' for c in COLORS) + f"<td>{held}</td>"
     return (f'<table class="holdings"><caption class="sr-only">{esc(whose)} tokens and bonuses</caption>'
             f'<colgroup><col class="lab"><col span="6"></colgroup>'
             f'<thead><tr><td></td>{head}</tr></thead><tbody>'
@@ -550,12 +571,67 @@ def inspect_button(app, seat, text=None):
 
 def last_move(app, seat, before=""):
     """What the player did on their latest turn, kept at their panel until their next turn (``before``: the
-    opponent's reserved and noble counts, which phones show on the same line)."""
+    opponent's reserved and noble counts, which phones show on the same line). Phones draw it as a picture that
+    fits their narrow panels (``move_picture``); the words stay for screen readers, the log and the full view."""
     text = app.last_moves().get(seat)
     if not text and not before:
         return ""
     said = f'<span class="lm"><span class="sr-only">Last move: </span>{esc(text)}</span>' if text else ""
-    return f'<p class="last-move">{before}{said}</p>'
+    picture = move_picture(last_run(app, seat)) if text else ""
+    return f'<p class="last-move">{before}{said}{picture}</p>'
+
+
+def last_run(app, seat):
+    """The actions of ``seat``'s latest turn (its run of actions in the history: a take and the returns after it),
+    read from the replayed game, never from the saved log."""
+    g = app.game
+    run, prev = [], None
+    for action, (who, _) in zip(g.history, app.actors):
+        if who == seat:
+            run = run if prev == seat else []
+            run.append(action)
+        prev = who
+    return run
+
+
+def move_picture(actions):
+    """A turn drawn in a phone panel's one line: ``+`` and the gems taken, ``−`` and the gems given back, the bonus
+    gem of a card bought or reserved (a deck's level for an unseen one), a noble's crown."""
+    parts = []
+    taken, returned = [], []
+    for a in actions:
+        k = a.kind
+        if k in ("take", "take_two"):
+            taken = [c for c in a.colors for _ in range(1 + (k == "take_two"))]
+        elif k == "return":
+            returned.append(a.colors[0])
+        elif k == "buy":
+            parts.append(f'<span class="lw">Bought</span>{lettered(a.card.bonus)}')
+        elif k == "reserve":
+            what = lettered(a.card.bonus) if a.card is not None else f'<span class="lw">{LEVEL_DOTS[a.level]}</span>'
+            parts.append(f'<span class="lw">Reserved</span>{what}')
+        elif k == "noble":
+            parts.append('<span class="lw">♔ Noble</span>')
+        elif k == "veto":
+            parts.append('<span class="lw">Removed a noble</span>')
+        else:
+            parts.append('<span class="lw">Passed</span>')
+    if taken and returned:  # what the turn changed (a take of three and three given back: six gems, no room)
+        kept = list(taken)
+        for c in list(returned):
+            if c in kept:
+                kept.remove(c)
+                returned.remove(c)
+        taken = kept
+        if not taken and not returned:
+            parts.append('<span class="lw">Took and gave back</span>')
+    if taken:
+        parts.insert(0, '<b class="lp">+</b>' + "".join(lettered(c) for c in taken))
+    if returned:
+        parts.append('<b class="lp">−</b>' + "".join(lettered(c) for c in returned))
+    if not parts:
+        return ""
+    return f'<span class="lm-pic" aria-hidden="true">{" ".join(parts)}</span>'
 
 
 def my_area(app):
@@ -576,7 +652,8 @@ def my_area(app):
         reserved.append('<span class="mini slot" aria-hidden="true"></span>')
     nobles = small_nobles(p)
     active = " active" if g.current_player == app.person and not g.is_over else ""
-    bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")} bought ›</span>')
+    bought = (f'<span class="see-all" aria-hidden="true">{words.plural(len(p.cards), "card")}'
+              f'<span class="lab-long"> bought</span> ›</span>')  # (phones: "17 cards ›")
     return f"""<section class="seat mine{active}" id="seat-{app.person}" aria-label="Your area">
 <header class="seat-head"><h2>{esc(app.name(app.person))}</h2>{bought}\
 <span class="prestige" role="img" aria-label="Your prestige: {p.points} points">\
@@ -609,7 +686,10 @@ def opponent(app, seat):
         counts.append(f"{len(p.reserved)} reserved")
     if p.nobles:
         counts.append(words.plural(len(p.nobles), "noble"))
-    counts = f'<span class="opp-counts" aria-hidden="true">{esc(" · ".join(counts))} </span>' if counts else ""
+    # (in words; phones draw them as a small card and a crown, each with its count)
+    pics = f'♔{len(p.nobles)}' if p.nobles else ""  # (the reserved cards: counted in the holdings' gold column)
+    counts = (f'<span class="opp-counts" aria-hidden="true"><span class="oc-w">{esc(" · ".join(counts))} </span>'
+              f'<span class="oc-pic">{pics} </span></span>' if counts else "")
     title = f"{s['name']}, {pass_view.opponent_kind(s)}: {words.plural(p.points, 'point')}"
     held = (f'<div class="line held"><span class="what">{held_label(reserved, nobles)}</span>'
             f'<div class="reserved">{"".join(reserved)}{nobles}</div></div>' if reserved or nobles else "")
@@ -619,7 +699,7 @@ def opponent(app, seat):
 {p.points}<small>pts</small></span></header>
 {holdings(app, seat)}
 {held}
-{last_move(app, seat, counts)}
+{last_move(app, seat, counts) or '<p class="last-move" aria-hidden="true"></p>'}
 {inspect_button(app, seat)}
 </section>"""
 
@@ -762,13 +842,16 @@ def dialog(app):
                                   data_color=color, data_step="-1")
         # One row a gem: its price (and how the bonuses brought it down), then what is paid for it, or how many
         # of its tokens you hold when you cannot buy; the gold swaps on a row of their own below it.
-        cost = f"<b>{price[color]}</b>" + (f' <small class="was">{printed} − {disc} bonus</small>' if disc else "")
-        if can:
+        # (the bonus note on lines of its own, inside its column: "printed 4, bonus −2")
+        cost = f"<b>{price[color]}</b>" + (f' <small class="was">printed {printed}, bonus −{disc}</small>' if disc else "")
+        if not price[color]:
+            paid = "nothing: your bonuses pay it"
+        elif can:
             parts = ([f"{tokens} {color}"] if tokens else []) + ([f"{gold_here} gold"] if gold_here else [])
             paid = " + ".join(parts) or "nothing"
         else:
             paid = f"{mine[color]} of {price[color]}"
-        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td class="cost">{cost}</td>'
+        rows.append(f'<tr><th scope="row">{gem(color)} {cap(color)}</th><td class="price-n">{cost}</td>'
                     f'<td class="paid" data-gold="{gold_here}">{paid}</td></tr>')
         if swap:
             rows.append(f'<tr class="swap-row"><td colspan="3" class="swap">{swap}</td></tr>')

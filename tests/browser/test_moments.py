@@ -24,7 +24,8 @@ from splendor.web.records.storage import MemoryStorage
 
 QUERY = "bot_budget=iterations:40"  # the default pace (no pace=): each bot's move is shown on its own
 PHONE = {"width": 390, "height": 664}
-# ``about``: the seat whose panel a banner must leave free (its box is recorded with the banner's).
+# ``about``: the seat a banner is about (its panel's box is recorded with the banner's); every player's panel is recorded
+# too (``seatBoxes``): a banner covers none of them.
 FRAMES_JS = """(about) => {
   window.__frames = [];
   window.__recording = true;
@@ -44,6 +45,7 @@ FRAMES_JS = """(about) => {
       moment: m ? m.querySelector('p').textContent : '',
       momentBox: box(m),
       seatBox: m && about !== null ? box(document.getElementById('seat-' + about)) : null,
+      seatBoxes: m ? [...document.querySelectorAll('section.seat')].map(box) : [],
     });
     if (window.__recording) requestAnimationFrame(step);
   };
@@ -181,13 +183,14 @@ def test_the_final_round_banner_leaves_the_bots_panel_free_and_says_what_the_sta
     seen = [f for f in frames(page) if f["moment"] and f["seatBox"]]
     assert seen and all(f["moment"].startswith("Bot 1 has") for f in seen)
     for f in seen:
-        assert not overlaps(f["momentBox"], f["seatBox"]), (size, f)
+        assert not any(overlaps(f["momentBox"], b) for b in f["seatBoxes"]), (size, f)
     banner = page.locator("#moment").inner_text()
     status = page.locator("#status").inner_text()
-    assert "Final round: this is your last turn." in banner and "this is your last turn" in status, (banner, status)
+    assert "Final round: this is your last turn." in banner and "your last (final round)" in status, (banner, status)
 
 
-def test_the_noble_banner_leaves_the_panel_of_the_player_it_visits_free(page):
+def test_the_noble_banner_covers_no_players_panel(page):
+    """On a phone, "A noble visits you" lies over the market: off your panel and off the opponent's strip."""
     save, card = noble_buy_save()
     page.set_viewport_size(PHONE)
     page.add_init_script(f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))})")
@@ -201,13 +204,16 @@ def test_the_noble_banner_leaves_the_panel_of_the_player_it_visits_free(page):
     page.locator("#moment").filter(has_text="noble visits you").wait_for()
     settle(page)
     seen = [f for f in frames(page) if f["moment"] and f["seatBox"]]
-    assert seen
+    assert seen and all(len(f["seatBoxes"]) == 2 for f in seen)
     for f in seen:
-        assert not overlaps(f["momentBox"], f["seatBox"]), f
+        assert not any(overlaps(f["momentBox"], b) for b in f["seatBoxes"]), f
 
 
 # -- pass and play -----------------------------------------------------------------------------------------------------
-def test_pass_and_play_a_bot_move_between_two_people_is_seen_before_the_hand_over(page):
+def test_pass_and_play_the_bots_move_is_played_for_the_person_who_takes_the_device(page):
+    """Ben plays, a bot is next, then Ana: the hand-over screen comes at once (the bot's move is not played while
+    Ben still holds the phone), and once Ana has taken it the bot's move is played on her table as any move is
+    shown: its pieces fly and the status names the bot; then it is her turn."""
     page.set_viewport_size(PHONE)
     open_with_storage(page, {SAVE_KEY: json.dumps(pass_play_save())}, QUERY)
     for _ in range(2):  # Ana, then Ben, each takes the device and plays
@@ -215,10 +221,143 @@ def test_pass_and_play_a_bot_move_between_two_people_is_seen_before_the_hand_ove
         page.locator("#pass-ok").click()
         play_turn(page)
     page.evaluate(FRAMES_JS, None)
-    page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)  # the bot plays; then the device goes to Ana
+    page.wait_for_function(PASS_SETTLED_JS, timeout=60_000)  # Ben's move drawn; the device goes to Ana
     assert page.locator("#pass-ok").count() == 1
+    moves = len(saved(page)["record"]["actions"])
+    page.locator("#pass-ok").click()
+    settle(page)  # the bot's move, seen by Ana; then her turn
+    assert page.locator("#status").text_content().startswith("Your turn, Ana")
+    assert len(saved(page)["record"]["actions"]) == moves + 1
     seen = frames(page)
     first_pass = next(i for i, f in enumerate(seen) if f["pass"])
-    bot_flying = [f for f in seen[:first_pass] if f["flying"] and f["status"].startswith("Bot 1 ")]
-    assert bot_flying, "the bot's move was not seen before the hand-over screen"
-    assert not any(f["flying"] for f in seen[first_pass:first_pass + 1])
+    last_pass = max(i for i, f in enumerate(seen) if f["pass"])
+    assert not any(f["status"].startswith("Bot 1 ") for f in seen[:last_pass]), "the bot played before Ana had the device"
+    bot_flying = [f for f in seen[last_pass + 1:] if f["flying"] and f["status"].startswith("Bot 1 ")]
+    assert first_pass <= last_pass and bot_flying, "the bot's move was not played on Ana's table"
+
+
+# -- a bot gives tokens back ------------------------------------------------------------------------------------------
+def bot_return_save():
+    """A saved 2-player game at the easy bot's turn, where its move is a take that leaves it 12 tokens or more: it
+    must give 2 or more back."""
+    for seed in range(1, 200):
+        app = App(MemoryStorage())
+        app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "level0": "easy"})
+        while not app.game.is_over and len(app.game.history) < 120:
+            g = app.game
+            if app.my_turn:  # the person takes three (or gives back the first of theirs)
+                legal = g.legal_actions()
+                takes = [a for a in legal if a.kind == "take" and len(a.colors) == 3]
+                app._apply(takes[len(g.history) % len(takes)] if g.phase == "action" and takes else legal[0], 0)
+                continue
+            request = app.bot_request()
+            reply = json.loads(answer(json.dumps(request)))
+            action = splendor.parse_action(g, reply["action"])
+            taken = len(action.colors) * (2 if action.kind == "take_two" else 1) if action.kind.startswith("take") else 0
+            if g.players[1].token_count + taken >= 12:
+                app.awaiting = None
+                return app.to_save()
+            assert app.bot_reply(json.dumps(reply)) == "applied"
+    raise AssertionError("no position found")
+
+
+BOT_TOKENS_JS = """() => {
+  window.__counts = [];
+  const step = () => {
+    const cell = document.querySelector('#seat-1 .holdings tbody th b.count');
+    const n = cell ? Number(cell.textContent) : null;
+    if (window.__counts[window.__counts.length - 1] !== n) window.__counts.push(n);
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+
+
+def test_a_bot_gives_its_tokens_back_in_one_motion(page):
+    """A bot over 10 tokens gives back all it must at once, after its take was seen: its count goes from the take's
+    to 10 in one redraw (one at a time, each a whole pace, made a 4-player round last up to 8 s)."""
+    page.set_viewport_size(PHONE)
+    save = bot_return_save()
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
+    page.evaluate(BOT_TOKENS_JS)
+    settle(page)
+    record = saved(page)["record"]["actions"][len(save["record"]["actions"]):]
+    returns = [a for a in record if a.startswith("return ")]
+    assert len(returns) >= 2, record  # (the bot's take left it 12 or more)
+    counts = [n for n in page.evaluate("() => window.__counts") if n is not None]
+    peak = max(counts)
+    assert peak >= 12 and counts[counts.index(peak):] == [peak, 10], counts
+    log = page.get_by_role("region", name="Game log").inner_text()
+    assert re.search(r"Bot 1 returned .+ to keep 10 tokens\.", log), log
+
+
+def test_the_bot_speed_changes_during_a_game(page):
+    """The table's Bot speed switch (in the log's head) sets the pace of the bots' moves from the next move on, and
+    the page keeps it (reloaded)."""
+    page.set_viewport_size(PHONE)
+    open_game(page, QUERY)
+    start(page, opponents=1, seed=3, starts="You")
+    settle(page)
+    assert page.evaluate("() => document.body.dataset.pace") == "1.3"
+    speed = page.get_by_role("group", name="Bot speed")
+    speed.get_by_role("button", name="Fast").click()
+    page.wait_for_function("() => document.body.dataset.pace === '0.6'")
+    assert speed.get_by_role("button", name="Fast").get_attribute("aria-pressed") == "true"
+    play_turn(page)
+    settle(page)
+    page.reload()
+    page.get_by_role("region", name="Market").wait_for()
+    assert page.get_by_role("group", name="Bot speed").get_by_role("button", name="Fast").get_attribute(
+        "aria-pressed") == "true"
+    assert page.evaluate("() => document.body.dataset.pace") == "0.6"
+
+
+# -- a bot's points come with its card ---------------------------------------------------------------------------------
+def bot_buys_points_save():
+    """A saved 2-player game at the easy bot's turn, where its move is a buy that scores."""
+    for seed in range(1, 200):
+        app = App(MemoryStorage())
+        app.act("start", {"seed": str(seed), "opponents": "1", "starts": "person", "level0": "easy"})
+        while not app.game.is_over and len(app.game.history) < 150:
+            g = app.game
+            if app.my_turn:
+                legal = g.legal_actions()
+                app._apply(next((a for a in legal if a.kind == "buy"), legal[0]), 0)
+                continue
+            reply = json.loads(answer(json.dumps(app.bot_request())))
+            action = splendor.parse_action(g, reply["action"])
+            if action.kind == "buy" and action.card.points:
+                app.awaiting = None
+                return app.to_save()
+            assert app.bot_reply(json.dumps(reply)) == "applied"
+    raise AssertionError("no position found")
+
+
+POINTS_JS = """() => {
+  window.__pts = [];
+  const step = () => {
+    const el = document.querySelector('#seat-1 .prestige');
+    const flights = document.getAnimations().filter((a) => a.id === 'fly-card' && a.playState === 'running');
+    window.__pts.push({pts: el ? el.firstChild.nodeValue : null,
+                       early: flights.some((a) => a.currentTime !== null && a.currentTime < 250)});
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+
+
+def test_a_bots_points_change_when_its_card_lands(page):
+    """The bot's score stays as it was while the card it bought flies to its panel (it jumped at once, before
+    the card was seen arriving), and shows the new points once it has landed."""
+    page.set_viewport_size(PHONE)
+    save = bot_buys_points_save()
+    before = splendor.replay(save["record"]).players[1].points
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)}, QUERY)
+    page.evaluate(POINTS_JS)
+    settle(page)
+    after = splendor.replay(saved(page)["record"]).players[1].points
+    assert after > before
+    seen = page.evaluate("() => window.__pts")
+    flying = [f for f in seen if f["early"]]
+    assert flying and all(f["pts"] == str(before) for f in flying), flying
+    assert seen[-1]["pts"] == str(after)

@@ -208,7 +208,9 @@ def test_setup_with_people_is_refused_in_words_then_starts_at_a_hand_over(page, 
     page.get_by_role("button", name="Start game").click()
     assert page.get_by_role("status").filter(has_text="Two players are called “ana”").count()
     page.get_by_role("textbox", name="Player 2's name").fill("Ben")
-    page.get_by_role("radio", name="Player 1", exact=True).check()
+    # The seats are named as the table will name them: who starts is "Ana", the second seat "Ben".
+    page.get_by_role("radio", name="Ana", exact=True).check()
+    page.get_by_role("group", name="Ben", exact=True).wait_for()
     page.get_by_role("button", name="Start game").click()
     page.get_by_role("heading", name="Pass to Ana").wait_for()
     assert page.get_by_role("region", name="Market").count() == 0

@@ -6,7 +6,7 @@ import json
 import re
 
 import pytest
-from game_driver import SAVE_KEY, open_game, open_with_storage, settle
+from game_driver import SAVE_KEY, open_game, open_with_storage, play_turn, settle, start
 from test_motion import noble_buy_save
 
 import splendor
@@ -22,14 +22,15 @@ LANDED_JS = ("() => !document.querySelector('#fly-layer .fly') && "
 BOX_JS = """(el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"""
 MARKET_JS = """() => Object.fromEntries([...document.querySelectorAll('.market .card, .market .deck')].map((e) => {
   const r = e.getBoundingClientRect(); return [e.id, [r.left, r.top, r.width, r.height]]; }))"""
-# On every market card: pairs of marks that overlap (the badge and the bonus gem or the points; a struck printed
-# number and a colour letter).
+# On every market card: pairs of marks that overlap or touch (the badge and the bonus gem or the points: "−10" against
+# a "5" read as "5-10"; a pip and its neighbour), and a price that is not plain: a pip of 0 or a struck number (a
+# card shows what the person pays, and only that).
 CLASH_JS = """() => {
   const box = (e) => e.getBoundingClientRect();
-  const meet = (a, b) => a.left < b.right - .5 && b.left < a.right - .5
+  const meet = (a, b, gap = 0) => a.left < b.right + gap - .5 && b.left < a.right + gap - .5
     && a.top < b.bottom - .5 && b.top < a.bottom - .5;
   const out = [];
-  let badges = 0;
+  let badges = 0, lowered = 0;
   for (const card of document.querySelectorAll('.market .card')) {
     const name = card.getAttribute('aria-label').split(';')[0];
     const badge = card.querySelector('.badge');
@@ -37,22 +38,20 @@ CLASH_JS = """() => {
       badges++;
       for (const sel of ['.card-top .bonus', '.card-top .pts', '.cost .pip']) {
         for (const e of card.querySelectorAll(sel))
-          if (meet(box(badge), box(e))) out.push(`${name}: the badge meets ${sel}`);
+          if (meet(box(badge), box(e), 2)) out.push(`${name}: the badge meets ${sel}`);
       }
     }
-    const struck = [...card.querySelectorAll('.pip .was')], letters = [...card.querySelectorAll('.pip .pl')];
-    const at = (e) => { const r = box(e); return `${r.left | 0},${r.top | 0}..${r.right | 0},${r.bottom | 0}`; };
-    for (const s of struck) for (const l of letters) if (meet(box(s), box(l))) {
-      out.push(`${name}: a struck ${s.dataset.t} (${at(s)}) meets the letter ${l.dataset.t} (${at(l)})`);
-    }
+    for (const b of card.querySelectorAll('.cost .pip b')) if (b.dataset.t === '0') out.push(`${name}: a pip of 0`);
+    if (card.querySelector('.was, s')) out.push(`${name}: a struck number`);
+    lowered += card.querySelectorAll('.cost .pip.lowered').length;
   }
-  return {badges, out};
+  return {badges, lowered, out};
 }"""
 
 
-def inside(box, width, height):
+def inside(box, width, height, slack=0.5):
     left, top, right, bottom = box
-    return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
+    return left >= -slack and top >= -slack and right <= width + slack and bottom <= height + slack
 
 
 def meet(a, b):
@@ -108,28 +107,44 @@ def gold_buy(app):
     return g.legal_actions()[0]
 
 
-@pytest.mark.parametrize("size", list(SHORT))
+@pytest.mark.parametrize("size", [*SHORT, "844x390"])
 def test_the_guide_shows_all_its_words_and_the_turn_stays_on_the_screen(touch_page, size):
-    w, h = SHORT[size]
+    """The guide's box, on the shortest phones and held sideways, lies over the top of the market: all its words in
+    sight, and off the opponents' strip (the bot's last move), the nobles, what it marks, the controls and your side;
+    on the first turn and again once the bot has answered."""
+    w, h = SHORT.get(size, (844, 390))
     page = touch_page(w, h)
     open_game(page)
     page.get_by_role("region", name="New to Splendor?").get_by_role("button", name="Play a guided game").tap()
     page.get_by_role("region", name="Market").wait_for()
-    settle(page)
-    coach = page.get_by_role("region", name="Guide")
-    # The box is as tall as its words (nothing scrolled away inside it) and all of it is on the screen.
-    assert coach.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), "the guide's words overflow its box"
-    words = coach.locator("p").first
-    assert box(words)[3] <= box(coach)[3] + 0.5 and box(words)[3] - box(words)[1] > 30  # lines of words, not a sliver
-    assert inside(box(coach), w, h)
-    # The turn's controls stay on the one screen, and nothing the guide marks is under its box.
-    for name in ("Market", "Gem supply", "Your move"):
-        assert inside(box(page.get_by_role("region", name=name)), w, h), name
-    marked = page.locator(".card.guided, .pile.guided")
-    assert marked.count() >= 2
-    for i in range(marked.count()):
-        assert not meet(box(marked.nth(i)), box(coach)), marked.nth(i).get_attribute("aria-label")
-    assert page.evaluate("() => scrollY") == 0
+    for turn in range(2):
+        settle(page)
+        page.wait_for_function(LANDED_JS)
+        coach = page.get_by_role("region", name="Guide")
+        # The box is as tall as its words (nothing scrolled away inside it) and all of it is on the screen.
+        assert coach.evaluate("(e) => e.scrollHeight <= e.clientHeight + 1"), "the guide's words overflow its box"
+        words = coach.locator("p").first
+        assert box(words)[3] <= box(coach)[3] + 0.5 and box(words)[3] - box(words)[1] > 30  # lines, not a sliver
+        assert inside(box(coach), w, h)
+        # The turn's controls stay on the one screen, and nothing the guide marks is under its box, nor any player's
+        # panel, nor the nobles.
+        for name in ("Market", "Gem supply", "Your move", "Your area"):  # (within a pixel: the panels' edges)
+            assert inside(box(page.get_by_role("region", name=name)), w, h, slack=1), name
+        for name in ("Gem supply", "Your move", "Your area", "Nobles"):
+            assert not meet(box(page.get_by_role("region", name=name)), box(coach)), f"turn {turn}: the guide covers {name}"
+        opponents = page.locator(".opponents > section")
+        assert opponents.count() == 1
+        assert not meet(box(opponents.first), box(coach)), f"turn {turn}: the guide covers the bot's panel"
+        marked = page.locator(".card.guided, .pile.guided")
+        assert marked.count() >= 2
+        for i in range(marked.count()):
+            assert not meet(box(marked.nth(i)), box(coach)), marked.nth(i).get_attribute("aria-label")
+        assert page.evaluate("() => scrollY") == 0
+        if turn == 0:  # take the gems it marks; the bot answers, and the guide's box comes back
+            for pile in page.locator(".pile.guided").all():
+                pile.tap()
+            page.get_by_role("button", name=re.compile(r"^Take ")).tap()
+            page.get_by_role("region", name="Opponents").locator(".last-move").wait_for()
 
 
 @pytest.mark.parametrize("size", list(SHORT))
@@ -203,11 +218,11 @@ def test_the_buy_dialog_at_360_px_counts_the_gold_shows_everything_and_buys_in_t
 
 def test_held_sideways_the_cards_marks_stay_apart_too(touch_page):
     page = touch_page(844, 390)
-    save, _ = noble_buy_save()  # (a table with bonuses: struck prices beside the badges)
+    save, _ = noble_buy_save()  # (a table with bonuses: lowered prices beside the badges)
     open_with_storage(page, {SAVE_KEY: json.dumps(save)})
     settle(page)
     clash = page.evaluate(CLASH_JS)
-    assert clash["badges"] >= 8 and clash["out"] == [], clash["out"]
+    assert clash["badges"] >= 8 and clash["lowered"] >= 4 and clash["out"] == [], clash["out"]
 
 
 @pytest.mark.parametrize("size", list(SHORT))
@@ -241,7 +256,7 @@ def test_a_hint_and_a_noble_move_nothing_and_the_cards_marks_stay_apart(touch_pa
     before = other.evaluate(MARKET_JS)
     clash = other.evaluate(CLASH_JS)
     assert clash["out"] == [], clash["out"]
-    assert other.locator(".market .pip .was").count() >= 4  # (a table with bonuses: struck prices to check)
+    assert clash["lowered"] >= 4  # (a table with bonuses: prices the bonuses lower, drawn plainly)
     other.get_by_role("region", name="Market").get_by_role("button", name=re.compile(
         "^" + re.escape(card.describe()))).tap()
     other.get_by_role("dialog").get_by_role("button", name="Buy", exact=True).tap()
@@ -250,3 +265,177 @@ def test_a_hint_and_a_noble_move_nothing_and_the_cards_marks_stay_apart(touch_pa
     other.wait_for_function(LANDED_JS)
     assert other.get_by_role("region", name="Your area").locator(".noble").count() == 1
     assert other.evaluate(MARKET_JS) == before
+
+
+# Every cell of the Buy dialog's price table whose words spill out of it (into the next column or past the dialog).
+SPILL_JS = """() => {
+  const out = [];
+  const dialog = document.getElementById('dialog').getBoundingClientRect();
+  for (const cell of document.querySelectorAll('#dialog .price th, #dialog .price td')) {
+    const c = cell.getBoundingClientRect();
+    if (cell.scrollWidth > cell.clientWidth + 1) out.push(`${cell.textContent}: ${cell.scrollWidth} > ${cell.clientWidth}`);
+    for (const e of cell.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width && (r.left < c.left - .5 || r.right > c.right + .5)) out.push(`${e.textContent} leaves its cell`);
+    }
+    if (c.right > dialog.right + .5) out.push(`${cell.textContent} leaves the dialog`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SHORT))
+def test_the_buy_dialog_keeps_its_words_in_their_columns(touch_page, size):
+    """A card the bonuses lower but the person cannot buy yet: the bonus note stays in the price's column, and a
+    color the bonuses pay entirely is said so ("You have 1 of 0" was shown)."""
+    w, h = SHORT[size]
+    page = touch_page(w, h)
+    save, _ = noble_buy_save()
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    settle(page)
+    cards = page.get_by_role("region", name="Market").get_by_role(
+        "button", name=re.compile(r"with your bonuses it costs (?!.*You can buy it$)"))
+    assert cards.count() >= 2
+    for i in range(2):
+        cards.nth(i).tap()
+        dialog = page.get_by_role("dialog")
+        dialog.wait_for()
+        assert dialog.locator(".price .was").count() >= 1  # (a bonus note to check)
+        assert page.evaluate(SPILL_JS) == []
+        assert not re.search(r"\b\d+ of 0\b", dialog.inner_text())
+        assert inside(box(dialog), w, h)
+        dialog.get_by_role("button", name="Close").tap()
+        page.get_by_role("dialog").wait_for(state="detached")
+
+
+# Every frame: the words a person needs that the page cuts (the status past its two lines, an opponent's last move
+# or a noble's needs past their box), recorded with the status of the moment.
+CUT_WORDS_JS = """() => {
+  window.__cut = [];
+  const check = () => {
+    const status = document.querySelector('#status .status-text');
+    const said = status ? status.textContent : '';
+    if (status && status.scrollHeight > status.clientHeight + 1) window.__cut.push(`status: ${said}`);
+    for (const el of document.querySelectorAll('.seat.opp .last-move, .nobles .noble, .seat.mine .won')) {
+      if (el.scrollWidth > el.clientWidth + 1) window.__cut.push(`${el.className}: ${el.textContent} (${said})`);
+    }
+    const mine = document.querySelector('.seat.mine');
+    if (mine) {
+      const m = mine.getBoundingClientRect();
+      for (const n of mine.querySelectorAll('.noble')) {
+        const r = n.getBoundingClientRect();
+        if (r.right > m.right + .5 || r.bottom > m.bottom + .5) window.__cut.push(`a noble outside your panel`);
+      }
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}"""
+
+
+@pytest.mark.parametrize("size", ["360x640", "844x390"])
+def test_a_whole_four_player_game_by_taps_cuts_no_words(touch_page, size):
+    """A 4-player game played to its end by taps (the narrowest panels): at every frame the status says all it
+    says in its two lines ("Your turn. Final round: this is you..." and "Game over. B..." were cut), each bot's
+    last move fits its panel (drawn as a picture), and no noble's needs spill out of its tile."""
+    w, h = SHORT.get(size, (844, 390))
+    page = touch_page(w, h)
+    open_game(page)
+    page.get_by_role("button", name="No thanks").tap()
+    start(page, opponents=3, seed=0, starts="You", levels=["Easy", "Easy", "Easy"])  # (nobles needing 3 colors)
+    page.evaluate(CUT_WORDS_JS)
+    turns = 0
+    while play_turn(page, press="tap"):
+        turns += 1
+        assert turns < 200
+        cut = page.evaluate("() => window.__cut.splice(0)")
+        assert cut == [], cut[:5]
+    settle(page)
+    assert page.locator("#status").text_content().startswith("Game over")
+    assert page.evaluate("() => window.__cut") == []
+    assert page.get_by_role("dialog").count() == 1  # the results
+    # The final table behind them: its status (beside the Results button) is whole too.
+    page.get_by_role("button", name="See the board").tap()
+    page.get_by_role("button", name="Results").wait_for()
+    page.wait_for_timeout(100)
+    assert page.evaluate("() => window.__cut") == []
+    name = page.get_by_role("region", name="Your area").locator(".seat-head h2")
+    assert name.evaluate("(e) => e.getClientRects().length === 1 && e.scrollHeight < 30"), "your name wraps"
+
+
+def three_nobles_save():
+    """A 2-player save at the person's turn once the person has won three nobles (seat 0 buys what it can, the
+    other seat only takes, so the game lasts)."""
+    import random
+
+    for seed in range(3000):
+        g = splendor.new_game(players=2, seed=seed, first_player=0)
+        rng = random.Random(seed)
+        while not g.is_over:
+            if g.current_player == 0 and g.phase == "action" and len(g.players[0].nobles) >= 3:
+                return {"format": "splendor-save", "version": 1, "record": g.record(),
+                        "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": "easy"}], "log": []}
+            actions = g.legal_actions()
+            if g.current_player == 1:
+                takes = [a for a in actions if a.kind in ("take", "take_two", "return")]
+                g.apply(rng.choice(takes or actions))
+            else:
+                g.apply(rng.choice([a for a in actions if a.kind == "buy"] or actions))
+    raise AssertionError("no position found")
+
+
+@pytest.mark.parametrize("size", ["390x664", "844x390"])
+def test_three_nobles_won_stay_inside_your_panel(touch_page, size):
+    """The third noble tile spilled out of your panel (under it, off the screen): the nobles you win lie side by
+    side inside it, and your panel stays on the screen."""
+    w, h = SHORT.get(size, (844, 390))
+    page = touch_page(w, h)
+    open_with_storage(page, {SAVE_KEY: json.dumps(three_nobles_save())})
+    settle(page)
+    mine = page.get_by_role("region", name="Your area")
+    nobles = mine.locator(".won .noble")
+    assert nobles.count() == 3
+    panel = box(mine)
+    assert inside(panel, w, h)
+    for i in range(3):
+        tile = box(nobles.nth(i))
+        assert tile[0] >= panel[0] and tile[1] >= panel[1] and tile[2] <= panel[2] + 0.5 and tile[3] <= panel[3] + 0.5, (
+            i, tile, panel)
+    reserved = [box(b) for b in mine.locator(".reserved .mini").all()]
+    for i in range(3):
+        for r in reserved:
+            assert not meet(box(nobles.nth(i)), r), "a noble lies on your reserved cards"
+
+
+TABLE_JS = """() => Object.fromEntries(['.opponents', '.nobles', '.market', '.supply', '.actionbar', '.seat.mine',
+  '.topbar'].map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return [s, [r.top, r.bottom]]; }))"""
+
+
+@pytest.mark.parametrize("size", [*SHORT, "844x390"])
+def test_the_table_does_not_move_while_tokens_go_over_ten_and_back(touch_page, size):
+    """Picking gems that take the person over 10, and the step of giving tokens back: every part of the table keeps
+    its place and height (the move box grew by a line, your side shrank by 5 px: the market jumped)."""
+    w, h = SHORT.get(size, (844, 390))
+    page = touch_page(w, h)
+    open_with_storage(page, {SAVE_KEY: json.dumps(save_at(5, takes_until_nine))})
+    settle(page)
+    page.wait_for_function(LANDED_JS)
+    start_boxes = page.evaluate(TABLE_JS)
+
+    def same(where):
+        now = page.evaluate(TABLE_JS)
+        for key, (top, bottom) in start_boxes.items():
+            assert abs(now[key][0] - top) < 0.6 and abs(now[key][1] - bottom) < 0.6, (where, key, now[key], (top, bottom))
+
+    piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
+        "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
+        if b.get_attribute("aria-disabled") != "true"]
+    for i, pile in enumerate(piles[:3]):
+        pile.tap()
+        same(f"gem {i + 1} picked")
+    assert "return" in page.get_by_role("region", name="Your move").inner_text()  # (over 10: it says so)
+    page.get_by_role("button", name=re.compile(r"^Take ")).tap()
+    settle(page)
+    assert "return tokens" in page.locator("#status").text_content()
+    same("the return step")
+    assert inside([start_boxes[".seat.mine"][0], 0, w, start_boxes[".seat.mine"][1]], w, h)

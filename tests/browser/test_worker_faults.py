@@ -169,3 +169,47 @@ def test_a_level_that_does_not_search_plays_first_without_waiting_for_the_worker
     app.act("start", {"seed": "4711", "opponents": "1", "starts": "bot", "level0": "medium"})
     reply = json.loads(answer(json.dumps(app.bot_request())))
     assert reply["action"] == record["actions"][0]
+
+
+# Where a tap at the middle of an element lands: on it (or inside it), or on what covers it.
+HIT_JS = """(el) => { const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top === el || el.contains(top) ? '' : (top ? top.className || top.tagName : 'nothing'); }"""
+COVERED_BY_NOTE_JS = """() => {
+  const note = document.querySelector('.fallback').getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  return [...document.querySelectorAll('section.seat, .supply, .actionbar, .nobles')]
+    .filter((el) => meet(note, el.getBoundingClientRect())).map((el) => el.getAttribute('aria-label') || el.className);
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 664), (360, 640), (844, 390)])
+def test_the_note_of_a_lighter_level_blocks_nothing_on_a_phone(touch_page, size):
+    """While the note says the bots play on the page's own thread, the whole turn stays on the one screen (the note
+    lies over the market, not in the table's flow: it pushed the person's side under the log, over Take), it covers
+    no player's panel, the supply or the controls, and a tap on Take takes the gems."""
+    page = touch_page(*size)
+    open_game(page, "pace=0&worker=off")
+    page.get_by_role("button", name="No thanks").tap()
+    start(page, opponents=1, starts="You", seed=31)
+    settle(page)
+    note = page.get_by_role("note").filter(has_text="lighter level")
+    assert note.count() == 1 and note.is_visible()
+    check_one_screen(page, "with the note")
+    assert page.evaluate(COVERED_BY_NOTE_JS) == []
+    piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
+        "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
+        if b.get_attribute("aria-disabled") != "true"]
+    for pile in piles[:3]:
+        assert pile.evaluate(HIT_JS) == ""
+        pile.tap()
+    take = page.get_by_role("button", name=re.compile(r"^Take "))
+    assert take.evaluate(HIT_JS) == "", "something lies over Take"
+    check_one_screen(page, "gems picked, with the note")
+    take.tap()
+    settle(page)
+    assert len(saved(page)["record"]["actions"]) == 2  # the take, and the bot's answer
+    assert note.count() == 1  # the note stays until OK, and the game went on under it
+    note.get_by_role("button", name="OK").tap()
+    assert note.count() == 0
+    check_one_screen(page, "after the note")

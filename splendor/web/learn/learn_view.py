@@ -60,7 +60,7 @@ CARD_SUFFIX = ", marked by the guide"
 def coach_box(app):
     """The guide's words for this turn, beside what it marks on the board; '' when there is nothing to say."""
     coach = getattr(app, "coach", None)
-    if not coach or not app.my_turn:
+    if not coach or not app.my_turn or app.showing:  # (a bot's move is seen first, without the guide over it)
         return ""
     parts = []
     if coach.get("text"):
@@ -71,8 +71,9 @@ def coach_box(app):
     # after them elsewhere)
     return (f'<section class="coach" aria-labelledby="coach-title" id="coach"><h2 id="coach-title">'
             f'<span class="coach-mark" aria-hidden="true">★</span> Guide</h2>'
-            f'<button type="button" class="secondary coach-stop" data-act="guide-stop" id="guide-stop">'
-            f'Stop the guide</button>{"".join(parts)}</section>')
+            f'<button type="button" class="secondary coach-stop" data-act="guide-stop" id="guide-stop" '
+            f'aria-label="Stop the guide"><span class="long" aria-hidden="true">Stop the guide</span>'
+            f'<span class="short" aria-hidden="true">Stop</span></button>{"".join(parts)}</section>')
 
 
 # -- the new-game screen ---------------------------------------------------------------------------------------------

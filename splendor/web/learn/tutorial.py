@@ -262,7 +262,7 @@ def idea_now(game, seat, seen=()):
         color = next((c for c in COLORS if p.bonuses[c]), p.cards[0].bonus)
         candidates.append(("discount", (
             f"Your {color} card is a bonus for good: every card costing {color} now costs you one less (the "
-            "struck-through numbers on the cards). Bonuses are never spent, so each card makes the next ones "
+            "numbers on the cards show what you pay). Bonuses are never spent, so each card makes the next ones "
             "cheaper."), None))
     if p.reserved or p.tokens["gold"]:
         gold = ("Your reservation gave you a gold: it pays for one token of any color."

@@ -72,13 +72,11 @@ def lettered(color):
 
 
 @lru_cache(maxsize=2048)
-def pip(color, n, printed=None):
+def pip(color, n, lowered=False):
     """A cost pip: the gem shape with the number and the color's letter in its corner (never colour alone);
-    ``printed`` shown struck through when a bonus lowers it."""
-    extra = drawn(printed, "s", "was") if printed is not None and printed != n else ""
-    cls = " covered" if printed and n == 0 else (" lowered" if extra else "")
-    return (f'<span class="pip pip-{color}{cls}">{gem(color)}{drawn(n, "b")}'
-            f'{drawn(words.LETTERS[color], "i", "pl")}{extra}</span>')
+    ``lowered``: the number is the price after the person's bonuses (drawn plainly, marked by its class only)."""
+    return (f'<span class="pip pip-{color}{" lowered" if lowered else ""}">{gem(color)}{drawn(n, "b")}'
+            f'{drawn(words.LETTERS[color], "i", "pl")}</span>')
 
 
 @lru_cache(maxsize=2048)
@@ -87,24 +85,29 @@ def bonus_gem(color):
     return f'<span class="lg lg-{color} bonus">{gem(color)}{drawn(words.LETTERS[color], "i")}</span>'
 
 
-def card_face(card, price=None, dots=False):
-    """The inside of a card drawn like the printed one: points, bonus gem, cost pips (level dots on request)."""
-    return _card_face(card, None if price is None else tuple(price[c] for c in COLORS), dots)
+def card_face(card, price=None, dots=False, badge=""):
+    """The inside of a card drawn like the printed one: points, bonus gem, cost pips (level dots on request). With
+    ``price`` (the person's price after bonuses) the pips show what the person pays, plainly: only the colors still
+    to pay, each with its lowered number, and "Free" when the bonuses cover it all. ``badge``: drawn in the top band,
+    between the points and the bonus gem (where a phone lays it out; elsewhere it sits in the card's corner)."""
+    return _card_face(card, None if price is None else tuple(price[c] for c in COLORS), dots, badge)
 
 
 @lru_cache(maxsize=1024)
-def _card_face(card, price, dots):
+def _card_face(card, price, dots, badge):
     pts = drawn(card.points or "", cls="pts")
     pips = []
     for i, color in enumerate(COLORS):
         n = card.cost[color]
         if not n:
             continue
-        if price is not None:
-            pips.append(pip(color, price[i], n))
-        else:
+        if price is None:
             pips.append(pip(color, n))
+        elif price[i]:  # what the person pays: a color the bonuses cover is not drawn at all
+            pips.append(pip(color, price[i], price[i] < n))
+    if price is not None and not pips:
+        pips.append(drawn("Free", cls="free"))
     # The face is a picture of what the card's spoken name says: hidden from screen readers and speech input.
-    return (f'<span class="card-top" aria-hidden="true">{pts}{bonus_gem(card.bonus)}</span>'
+    return (f'<span class="card-top" aria-hidden="true">{pts}{badge}{bonus_gem(card.bonus)}</span>'
             f'<span class="cost" aria-hidden="true">{"".join(pips)}</span>'
             + (f'<span class="dots" aria-hidden="true">{LEVEL_DOTS[card.level]}</span>' if dots else ""))

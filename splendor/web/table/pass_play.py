@@ -18,10 +18,13 @@ The state is small and saved with the game:
 (0, None)
 >>> p.take(moves=0); p.viewer, p.pending, p.since
 (0, None, 0)
->>> p.after_move(current=1, moves=1, over=False)   # the bot plays next: Ana keeps watching
->>> p.after_move(current=2, moves=2, over=False)   # Ben's turn: the table is hidden until Ben taps
+>>> p.after_move(current=1, moves=1, over=False)   # the bot plays next, then Ben: the device goes to Ben now
 >>> p.pending
 2
+>>> p.take(moves=1); p.viewer                      # Ben sees the bot's move played, then plays
+2
+>>> p.after_move(current=2, moves=2, over=False); p.pending is None
+True
 """
 
 from .seats import people
@@ -44,16 +47,23 @@ class PassPlay:
             return self.viewer
         return current if current in self.people else (self.people[0] if self.people else 0)
 
+    def next_person(self, current):
+        """The first person to play from seat ``current`` on (the bots before them play first)."""
+        n = len(self.names)
+        return next((s for k in range(n) for s in [(current + k) % n] if s in self.people), None)
+
     def after_move(self, current, moves, over):
-        """After every change of the position: a person other than the viewer is to play -> hand over (or, with
-        ``skip``, they simply take the table)."""
-        if over or not self.several or current not in self.people or current == self.viewer:
+        """After every change of the position: a person other than the viewer plays next, after the bots whose
+        turns come first -> hand over now, before those bots play, so that the person who takes the device sees
+        their moves played on the table (or, with ``skip``, they simply take the table)."""
+        upcoming = None if over or not self.several else self.next_person(current)
+        if upcoming is None or upcoming == self.viewer:
             self.pending = None
             return
         if self.skip:
-            self.take(moves, current)
+            self.take(moves, upcoming)
         else:
-            self.pending = current
+            self.pending = upcoming
 
     def take(self, moves, seat=None):
         """The person the device was passed to taps: they see the table; undo cannot go back before now."""

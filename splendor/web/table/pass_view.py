@@ -29,7 +29,12 @@ def render_handover(app, logo=""):
                 f'{esc(app.name(before))}: undo your last turn</button>')
     said = ""
     moves = app.last_moves()
-    others = [(i, moves[i]) for i in _since_order(app, seat) if i in moves]
+    since = []
+    for i in _since_order(app, seat):  # up to the player to move: the bots still to play come after the hand-over
+        if i == g.current_player and i != seat:
+            break
+        since.append(i)
+    others = [(i, moves[i]) for i in since if i in moves]
     if others:
         items = "".join(f"<li><b>{esc(app.name(i))}</b>: {esc(text)}</li>" for i, text in others)
         said = f'<h3>Since {esc(name)}\'s last turn</h3><ul class="pass-moves">{items}</ul>'
@@ -66,7 +71,9 @@ def seat_choices(app, radio):
         kind = s["levels"][i]
         segs = "".join(radio(f"level{i}", lv, LEVEL_LABEL[lv], kind == lv) for lv in LEVELS + (PERSON,))
         if kind == PERSON:
-            legend = f"Player {i + 2}"
+            # named as the table will name the seat: the person's name once typed
+            typed = " ".join(str(s["names"][i] or "").split()) if i < len(s["names"]) else ""
+            legend = typed or f"Player {i + 2}"
             field = (f'<label class="field" for="set-pname{i}"><span>Player {i + 2}\'s name</span>'
                      f'<input type="text" id="set-pname{i}" maxlength="40" autocomplete="off" '
                      f'value="{esc(s["names"][i])}" data-setting="pname{i}"></label>')

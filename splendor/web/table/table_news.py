@@ -109,6 +109,7 @@ class TableNews:
             elif g.supply["gold"]:
                 flash["colors"] = ["gold"]
         flash["text"] = words.describe_move(g, action, self.name(seat), seat)
+        flash["short"] = words.short_move(action, self.name(seat))  # (the status line: view.status_text)
         return flash
 
     def _check_selection(self):

@@ -84,6 +84,34 @@ def describe_move(game, action, name, seat=None, person=False):
     return f"{name} passed: no move was possible."
 
 
+def short_move(action, name):
+    """The move in a few words, for the status line of a phone (two short lines): what was taken, or which kind of
+    card was bought or reserved; the log and the player's full view tell the rest (``describe_move``).
+
+    >>> from splendor.engine import Action
+    >>> short_move(Action.take("white", "blue"), "Bot 1")
+    'Bot 1 took white and blue.'
+    """
+    k = action.kind
+    if k == "take":
+        return f"{name} took {join_words(list(action.colors))}."
+    if k == "take_two":
+        return f"{name} took two {action.colors[0]}."
+    if k == "reserve":
+        if action.card is None:
+            return f"{name} reserved a level {action.level} card unseen."
+        return f"{name} reserved a level {action.card.level} {action.card.bonus} card."
+    if k == "buy":
+        return f"{name} bought a level {action.card.level} {action.card.bonus} card."
+    if k == "return":
+        return f"{name} returned {action.colors[0]}."
+    if k == "noble":
+        return f"{name} chose a noble."
+    if k == "veto":
+        return f"{name} removed a noble."
+    return f"{name} passed."
+
+
 def describe_pending(game, actions):
     """The words on a confirm button's summary for the staged ``actions`` of the person."""
     if not actions:
