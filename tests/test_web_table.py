@@ -336,7 +336,8 @@ def test_the_bot_speed_changes_during_a_game_and_is_kept():
     html = view.render(app)
     assert 'id="speed-normal" data-act="pace" data-value="normal" aria-pressed="true"' in html
     app.act("pace", {"value": "fast"})
-    assert app.settings["pace"] == "fast" and 'id="speed-fast" data-act="pace" data-value="fast" aria-pressed="true"' in view.render(app)
+    assert app.settings["pace"] == "fast"
+    assert 'id="speed-fast" data-act="pace" data-value="fast" aria-pressed="true"' in view.render(app)
     again = App(storage)
     assert again.load() and again.settings["pace"] == "fast"  # kept with the game
     app.act("pace", {"value": "slow"})  # (no such speed: nothing changes)

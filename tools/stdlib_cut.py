@@ -27,9 +27,9 @@ import zipfile
 from pathlib import Path
 
 #: Standard-library modules the site keeps beyond what the package imports by name (2.) and their module-level
-#: imports (3.): one list, the only one to edit. Add a module here when the page or the worker imports it at run time and the cut library lacks it
-#: (tests/browser/test_stdlib_cut.py names it). A package keeps its ``__init__`` and data files; a submodule is named
-#: with dots ("encodings.utf_8").
+#: imports (3.): one list, the only one to edit. Add a module here when the page or the worker imports it at run
+#: time and the cut library lacks it (tests/browser/test_stdlib_cut.py names it). A package keeps its ``__init__``
+#: and data files; a submodule is named with dots ("encodings.utf_8").
 KEEP = [
     # Found by the import trace (tools/trace_imports.py, 2026-12-05): Pyodide's and PyScript's start, the page and
     # the bot worker through the game, its files, the guide and a crashing worker.
@@ -282,8 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(root))
     from tools import build_site
 
-    files = {rel: (root / rel).read_bytes() for rel in build_site.browser_package_files() + list(build_site.SCRIPT_FILES)
-             if rel.endswith(".py")}
+    files = {rel: (root / rel).read_bytes()
+             for rel in build_site.browser_package_files() + list(build_site.SCRIPT_FILES) if rel.endswith(".py")}
     kept = kept_modules(root / build_site.PYODIDE_DIR / "python_stdlib.zip", files)
     compiled = build_site.compiled_stdlib()
     data = cut(compiled, kept)

@@ -49,7 +49,8 @@ class NetFileError(ValueError):
 
 class Net:
     """A network read from a file: ``layers`` is a list of (W, b, relu) with W a flat list of out x in floats (row
-    by row) and b a list of out floats, the values the file stores (float16, or int8 times its row's scale); ``shapes`` the (in, out) of each."""
+    by row) and b a list of out floats, the values the file stores (float16, or int8 times its row's scale);
+    ``shapes`` the (in, out) of each."""
 
     __slots__ = ("layers", "shapes", "players", "encoding", "meta")
 

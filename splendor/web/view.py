@@ -332,7 +332,8 @@ def speed_switch(app):
         f'<button type="button" class="speed-btn" id="speed-{v}"'
         f'{attrs(data_act="pace", data_value=v, aria_pressed="true" if on else "false")}>{label}</button>'
         for v, label, on in (("normal", "Normal", not fast), ("fast", "Fast", fast)))
-    return f'<div class="speed" role="group" aria-label="Bot speed"><span aria-hidden="true">Bots:</span>{buttons}</div>'
+    return (f'<div class="speed" role="group" aria-label="Bot speed">'
+            f'<span aria-hidden="true">Bots:</span>{buttons}</div>')
 
 
 def fallback_note(app):
@@ -843,7 +844,8 @@ def dialog(app):
         # One row a gem: its price (and how the bonuses brought it down), then what is paid for it, or how many
         # of its tokens you hold when you cannot buy; the gold swaps on a row of their own below it.
         # (the bonus note on lines of its own, inside its column: "printed 4, bonus −2")
-        cost = f"<b>{price[color]}</b>" + (f' <small class="was">printed {printed}, bonus −{disc}</small>' if disc else "")
+        cost = f"<b>{price[color]}</b>" + (
+            f' <small class="was">printed {printed}, bonus −{disc}</small>' if disc else "")
         if not price[color]:
             paid = "nothing: your bonuses pay it"
         elif can:

@@ -24,8 +24,8 @@ from splendor.web.records.storage import MemoryStorage
 
 QUERY = "bot_budget=iterations:40"  # the default pace (no pace=): each bot's move is shown on its own
 PHONE = {"width": 390, "height": 664}
-# ``about``: the seat a banner is about (its panel's box is recorded with the banner's); every player's panel is recorded
-# too (``seatBoxes``): a banner covers none of them.
+# ``about``: the seat a banner is about (its panel's box is recorded with the banner's); every player's panel is
+# recorded too (``seatBoxes``): a banner covers none of them.
 FRAMES_JS = """(about) => {
   window.__frames = [];
   window.__recording = true;
@@ -231,7 +231,8 @@ def test_pass_and_play_the_bots_move_is_played_for_the_person_who_takes_the_devi
     seen = frames(page)
     first_pass = next(i for i, f in enumerate(seen) if f["pass"])
     last_pass = max(i for i, f in enumerate(seen) if f["pass"])
-    assert not any(f["status"].startswith("Bot 1 ") for f in seen[:last_pass]), "the bot played before Ana had the device"
+    assert not any(f["status"].startswith("Bot 1 ") for f in seen[:last_pass]), (
+        "the bot played before Ana had the device")
     bot_flying = [f for f in seen[last_pass + 1:] if f["flying"] and f["status"].startswith("Bot 1 ")]
     assert first_pass <= last_pass and bot_flying, "the bot's move was not played on Ana's table"
 
@@ -253,7 +254,8 @@ def bot_return_save():
             request = app.bot_request()
             reply = json.loads(answer(json.dumps(request)))
             action = splendor.parse_action(g, reply["action"])
-            taken = len(action.colors) * (2 if action.kind == "take_two" else 1) if action.kind.startswith("take") else 0
+            taken = (len(action.colors) * (2 if action.kind == "take_two" else 1)
+                     if action.kind.startswith("take") else 0)
             if g.players[1].token_count + taken >= 12:
                 app.awaiting = None
                 return app.to_save()

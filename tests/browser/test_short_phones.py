@@ -131,7 +131,8 @@ def test_the_guide_shows_all_its_words_and_the_turn_stays_on_the_screen(touch_pa
         for name in ("Market", "Gem supply", "Your move", "Your area"):  # (within a pixel: the panels' edges)
             assert inside(box(page.get_by_role("region", name=name)), w, h, slack=1), name
         for name in ("Gem supply", "Your move", "Your area", "Nobles"):
-            assert not meet(box(page.get_by_role("region", name=name)), box(coach)), f"turn {turn}: the guide covers {name}"
+            assert not meet(box(page.get_by_role("region", name=name)), box(coach)), (
+                f"turn {turn}: the guide covers {name}")
         opponents = page.locator(".opponents > section")
         assert opponents.count() == 1
         assert not meet(box(opponents.first), box(coach)), f"turn {turn}: the guide covers the bot's panel"
@@ -273,7 +274,8 @@ SPILL_JS = """() => {
   const dialog = document.getElementById('dialog').getBoundingClientRect();
   for (const cell of document.querySelectorAll('#dialog .price th, #dialog .price td')) {
     const c = cell.getBoundingClientRect();
-    if (cell.scrollWidth > cell.clientWidth + 1) out.push(`${cell.textContent}: ${cell.scrollWidth} > ${cell.clientWidth}`);
+    if (cell.scrollWidth > cell.clientWidth + 1)
+      out.push(`${cell.textContent}: ${cell.scrollWidth} > ${cell.clientWidth}`);
     for (const e of cell.querySelectorAll('*')) {
       const r = e.getBoundingClientRect();
       if (r.width && (r.left < c.left - .5 || r.right > c.right + .5)) out.push(`${e.textContent} leaves its cell`);
@@ -399,8 +401,8 @@ def test_three_nobles_won_stay_inside_your_panel(touch_page, size):
     assert inside(panel, w, h)
     for i in range(3):
         tile = box(nobles.nth(i))
-        assert tile[0] >= panel[0] and tile[1] >= panel[1] and tile[2] <= panel[2] + 0.5 and tile[3] <= panel[3] + 0.5, (
-            i, tile, panel)
+        assert (tile[0] >= panel[0] and tile[1] >= panel[1]
+                and tile[2] <= panel[2] + 0.5 and tile[3] <= panel[3] + 0.5), (i, tile, panel)
     reserved = [box(b) for b in mine.locator(".reserved .mini").all()]
     for i in range(3):
         for r in reserved:
@@ -408,7 +410,8 @@ def test_three_nobles_won_stay_inside_your_panel(touch_page, size):
 
 
 TABLE_JS = """() => Object.fromEntries(['.opponents', '.nobles', '.market', '.supply', '.actionbar', '.seat.mine',
-  '.topbar'].map((s) => { const r = document.querySelector(s).getBoundingClientRect(); return [s, [r.top, r.bottom]]; }))"""
+  '.topbar'].map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect(); return [s, [r.top, r.bottom]]; }))"""
 
 
 @pytest.mark.parametrize("size", [*SHORT, "844x390"])
@@ -425,7 +428,8 @@ def test_the_table_does_not_move_while_tokens_go_over_ten_and_back(touch_page, s
     def same(where):
         now = page.evaluate(TABLE_JS)
         for key, (top, bottom) in start_boxes.items():
-            assert abs(now[key][0] - top) < 0.6 and abs(now[key][1] - bottom) < 0.6, (where, key, now[key], (top, bottom))
+            assert abs(now[key][0] - top) < 0.6 and abs(now[key][1] - bottom) < 0.6, (
+                where, key, now[key], (top, bottom))
 
     piles = [b for b in page.get_by_role("region", name="Gem supply").get_by_role(
         "button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: [1-9]")).all()
