@@ -28,6 +28,7 @@ MODULES = [
     "splendor.web.learn.guide",
     "splendor.web.learn.tutorial",
     "splendor.web.records.deal_link",
+    "splendor.web.records.finished",
     "splendor.web.records.player_record",
     "splendor.web.records.records_io",
     "splendor.web.records.storage",

@@ -4,7 +4,8 @@ search asks.
 - :class:`WasmRunner`: in the browser's worker (Pyodide), the WebAssembly SIMD kernel of ``kernel.wat`` (its bytes
   in :mod:`.kernel_wasm`) over the weights copied once into the kernel's memory as float32; the input goes in and
   the outputs come out through Pyodide's zero-copy buffer calls.
-- :class:`NumpyRunner`: under CPython with numpy (training, arenas, the command line).
+- ``NumpyRunner`` (:mod:`splendor.ai.numpy_backend`): under CPython with numpy (training, arenas, the command
+  line); left out of the site, since the page never has numpy.
 - :class:`PythonRunner`: the reference, plain Python in double precision (slow: tests and the canary).
 
 All three compute the same function of the float16-rounded weights; the tests hold them within float32 rounding of
@@ -41,28 +42,6 @@ class PythonRunner:
                 out.append(s if not relu or s > 0.0 else 0.0)
             h = out
         return h
-
-
-class NumpyRunner:
-    """The network with numpy (float32), for CPython."""
-
-    name = "numpy"
-
-    def __init__(self, net):
-        import numpy as np
-
-        self.np = np
-        self.layers = [(np.asarray(W, np.float32).reshape(b, a).T.copy(), np.asarray(bias, np.float32), relu)
-                       for (a, b), (W, bias, relu) in zip(net.shapes, net.layers)]
-
-    def forward(self, x):
-        np = self.np
-        h = np.asarray(x, np.float32)
-        for W, b, relu in self.layers:
-            h = h @ W + b
-            if relu:
-                h = np.maximum(h, 0.0)
-        return h.tolist()
 
 
 class WasmRunner:
@@ -137,13 +116,14 @@ def runner_for(net, prefer=None):
         if sys.platform == "emscripten":
             prefer = "wasm"
         else:
-            try:
-                import numpy  # noqa: F401
+            from importlib.util import find_spec
 
-                prefer = "numpy"
-            except ImportError:
-                prefer = "python"
-    return {"wasm": WasmRunner, "numpy": NumpyRunner, "python": PythonRunner}[prefer](net)
+            prefer = "numpy" if find_spec("numpy") is not None else "python"
+    if prefer == "numpy":
+        from .numpy_backend import NumpyRunner
+
+        return NumpyRunner(net)
+    return {"wasm": WasmRunner, "python": PythonRunner}[prefer](net)
 
 
 class NetEvaluator:

@@ -1,0 +1,25 @@
+"""The expert's network under CPython with numpy (training, arenas, the command line): the fast backend of
+:func:`splendor.ai.netrun.runner_for` where numpy imports. Left out of the site (tools/build_site.py NOT_IN_BROWSER):
+the page and its worker run the WebAssembly kernel and never have numpy."""
+
+
+class NumpyRunner:
+    """The network with numpy (float32), for CPython."""
+
+    name = "numpy"
+
+    def __init__(self, net):
+        import numpy as np
+
+        self.np = np
+        self.layers = [(np.asarray(W, np.float32).reshape(b, a).T.copy(), np.asarray(bias, np.float32), relu)
+                       for (a, b), (W, bias, relu) in zip(net.shapes, net.layers)]
+
+    def forward(self, x):
+        np = self.np
+        h = np.asarray(x, np.float32)
+        for W, b, relu in self.layers:
+            h = h @ W + b
+            if relu:
+                h = np.maximum(h, 0.0)
+        return h.tolist()
