@@ -2,7 +2,7 @@
 """The game's memory: Chromium's renderer process of the page at 390x664 (a phone), after Start, with the bot
 worker running (needs the .venv from `make test` and Debian's chromium; Linux, it reads /proc).
 
-    .venv/bin/python tools/measure_memory.py [--runs 3] [--stdlib cut] [--baseline DIR]
+    .venv/bin/python tools/measure_memory.py [--runs 3] [--stdlib cut] [--baseline DIR] [--bots expert]
 
 Builds the site into a temporary folder (``--stdlib``: tools/build_site.py's), serves it, and for each run opens
 the game in a fresh browser (headless Chromium, V8's default tiers, as tools/chromium.py ARGS), starts a game against
@@ -57,9 +57,10 @@ def renderer_pids(browser) -> list[int]:
     return [p["id"] for p in info if p["type"] == "renderer"]
 
 
-def measure(playwright, url: str) -> dict[str, int]:
+def measure(playwright, url: str, bots: str | None = None) -> dict[str, int]:
     """The memory of the page's renderer after Start with the worker running (a fresh browser: nothing else);
-    ``url`` "about:blank": of an empty page's renderer, for reference."""
+    ``url`` "about:blank": of an empty page's renderer, for reference. ``bots``: the deal link's bots (a bot plays
+    first, so a searching level has read its model and network by the time memory is read)."""
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
     try:
         context = browser.new_context(**PHONE_SMALL)
@@ -68,12 +69,14 @@ def measure(playwright, url: str) -> dict[str, int]:
             page.goto(url)
             time.sleep(3)
             return max((memory_of(pid) for pid in renderer_pids(browser)), key=lambda m: m["rss"])
-        page.goto(url + "?pace=0")
+        page.goto(url + "?pace=0" + (f"&bots={bots}&first=bot" if bots else ""))
         page.wait_for_selector('body[data-ready="1"]', state="attached", timeout=READY_MS)
         page.get_by_role("button", name="Start game").click()
         page.get_by_role("region", name="Market").wait_for(timeout=READY_MS)
         page.wait_for_function("() => document.body.dataset.worker === '1'", timeout=READY_MS)
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        if bots:  # the bot's first move made in the worker
+            page.wait_for_function("() => document.querySelector('.seat.mine.active') !== null", timeout=READY_MS)
         time.sleep(3)
         memories = {pid: memory_of(pid) for pid in renderer_pids(browser)}
         # The page's renderer holds two interpreters: by far the largest of the renderers (a spare one is empty).
@@ -87,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--stdlib", choices=build_site.STDLIB_CHOICES, default="cut")
     parser.add_argument("--baseline", type=Path, help="a built site folder measured beside this build")
+    parser.add_argument("--bots", help="the bots of the game, as a deal link gives them (expert: its network loaded; "
+                                       "default the new-game screen's)")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -101,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as playwright:
                 for run in range(args.runs):
                     for name in list(sites) if run % 2 == 0 else list(sites)[::-1]:
-                        results[name].append(measure(playwright, servers[name][1]))
+                        results[name].append(measure(playwright, servers[name][1], args.bots))
                         m = results[name][-1]
                         print(f"run {run + 1} {name:>8}: renderer RSS {m['rss'] / 1e6:.0f} MB, PSS "
                               f"{m['pss'] / 1e6:.0f} MB, private {m['private'] / 1e6:.0f} MB", flush=True)

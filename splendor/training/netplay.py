@@ -222,7 +222,8 @@ def main(argv=None):
         old = time.process_time() - t0
         rate_new = n / (cpu / 3600) if cpu else 0.0
         rate_old = a.compare_selfplay / (old / 3600)
-        print(f"python -m splendor selfplay at {a.sims} iterations a move: {a.compare_selfplay} games in {old:.0f} s "
+        games = f"{a.compare_selfplay} game{'s' if a.compare_selfplay != 1 else ''}"
+        print(f"python -m splendor selfplay at {a.sims} iterations a move: {games} in {old:.0f} s "
               f"of processor time, {rate_old:.1f} games per CPU-hour; netplay {rate_new:.0f}: "
               f"{rate_new / rate_old:.1f} times as many")
     return 0
