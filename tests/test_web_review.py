@@ -263,7 +263,23 @@ def drive(app, worker):
     async def get_worker():
         return worker
 
-    asyncio.run(review_page.run_review(app, get_worker, lambda: drawn.append(app.review_progress())))
+    # in a thread of its own: a browser test run before this one in the same process may have left an event loop
+    # running in this thread (Playwright's), where asyncio.run refuses to start
+    import threading
+
+    failed = []
+
+    def run():
+        try:
+            asyncio.run(review_page.run_review(app, get_worker, lambda: drawn.append(app.review_progress())))
+        except BaseException as exc:  # (re-raised in the test's thread)
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
     return drawn
 
 
