@@ -16,10 +16,14 @@ class NumpyRunner:
                        for (a, b), (W, bias, relu) in zip(net.shapes, net.layers)]
 
     def forward(self, x):
+        return self.forward_batch(x).tolist()
+
+    def forward_batch(self, rows):
+        """The outputs of one input (a list) or of a batch (a list of lists): a numpy array of the same rank."""
         np = self.np
-        h = np.asarray(x, np.float32)
+        h = np.asarray(rows, np.float32)
         for W, b, relu in self.layers:
             h = h @ W + b
             if relu:
-                h = np.maximum(h, 0.0)
-        return h.tolist()
+                np.maximum(h, 0.0, out=h)
+        return h

@@ -28,28 +28,9 @@ import time
 from ..ai import encoding as enc
 from ..ai import puct
 from ..ai.netfile import read_net
+from ..ai.numpy_backend import NumpyRunner
 from ..ai.search import resample
 from ..engine.game import Game, determinize
-
-
-class BatchNet:
-    """The network over a batch of inputs (numpy float32): ``forward_batch(rows) -> outputs`` (a 2-D array)."""
-
-    def __init__(self, net):
-        import numpy as np
-
-        self.np = np
-        self.layers = [(np.asarray(W, np.float32).reshape(b, a).T.copy(), np.asarray(bias, np.float32), relu)
-                       for (a, b), (W, bias, relu) in zip(net.shapes, net.layers)]
-
-    def forward_batch(self, rows):
-        np = self.np
-        h = np.asarray(rows, np.float32)
-        for W, b, relu in self.layers:
-            h = h @ W + b
-            if relu:
-                np.maximum(h, 0.0, out=h)
-        return h
 
 
 def _expand(games, net):
@@ -76,7 +57,7 @@ class _Search:
 def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=None):
     """Play one 2-player game per seed in lockstep; returns their records (with ``decisions``) and counts."""
     params = params or puct.SearchParams()
-    batch = BatchNet(net)
+    batch = NumpyRunner(net)
     rng = random.Random(rng_seed)
     games = [Game(players=2, seed=s, first_player=0) for s in seeds]
     decisions = [[] for _ in games]
