@@ -21,6 +21,10 @@ def main(argv=None):
         print(__doc__.strip())
         return 0
     command, rest = argv[0], argv[1:]
+    from importlib.util import find_spec
+
+    if find_spec("numpy") is not None:  # the expert's network runs with numpy here when it can (else plain Python)
+        from .training import netnumpy  # noqa: F401
     if command == "bench":
         from .bench import main as run
     elif command == "arena":

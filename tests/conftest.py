@@ -31,6 +31,11 @@ if str(ROOT) not in sys.path:
 
 from tools import build_site  # noqa: E402
 
+try:  # the expert's network with numpy, as the command line runs it (make test installs numpy), else plain Python
+    import splendor.training.netnumpy  # noqa: E402, F401
+except ImportError:
+    pass
+
 SITE_FIXTURE = "built_site"
 
 

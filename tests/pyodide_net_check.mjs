@@ -15,6 +15,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, "/repo")
 import splendor
 from splendor.ai import encoding, netfile, netrun
+from splendor.web import wasm_net  # registers the kernel
 from splendor.ai.expert import ExpertBot
 out = {"platform": sys.platform, "worst": 0.0, "compared": 0}
 rng = random.Random(5)
@@ -37,7 +38,7 @@ for seed, hidden in ((1, (16,)), (2, (64, 32)), (3, (256, 256))):
         out["compared"] += len(a)
     if hidden == (64, 32):  # several rows at once: each row as alone
         xs = [encoding.encode(gm) for gm in games[:3]]
-        wide = netrun.WasmRunner(net, rows=3)
+        wide = wasm_net.WasmRunner(net, rows=3)
         rows = wide.forward_rows([v for x in xs for v in x], 3)
         n = net.shapes[-1][1]
         out["rows_worst"] = max(abs(rows[k * n + j] - v) for k, x in enumerate(xs) for j, v in enumerate(ref.forward(x)))

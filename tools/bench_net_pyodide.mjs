@@ -33,6 +33,7 @@ sys.path.insert(0, "/repo")
 import splendor
 from splendor import ai
 from splendor.ai import encoding, expert, netrun
+from splendor.web import wasm_net  # registers the kernel
 net, problem = expert.load_net(net_path)
 assert net is not None, problem
 wasm = netrun.runner_for(net)

@@ -60,8 +60,7 @@ PACKAGE = "splendor"
 PACKAGE_SUFFIXES = {".py", ".csv", ".json"}
 # Present in the package but not loaded by the browser interpreters, so not in splendor.zip:
 # the command line and its commands (terminal play, benchmarks, soak).
-NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py",
-                  "splendor/ai/numpy_backend.py"}  # (the network under CPython: the page has no numpy)
+NOT_IN_BROWSER = {"splendor/__main__.py", "splendor/bench.py", "splendor/soak.py", "splendor/play.py"}
 # Whole packages left out: training and measuring the bots (the fits, the arena) never run in the page.
 NOT_IN_BROWSER_DIRS = ("splendor/tests/", "splendor/training/")
 SKIP_DIR_NAMES = {"__pycache__", ".pytest_cache", ".hypothesis"}

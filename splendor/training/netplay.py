@@ -28,7 +28,7 @@ import time
 from ..ai import encoding as enc
 from ..ai import puct
 from ..ai.netfile import read_net
-from ..ai.numpy_backend import NumpyRunner
+from .netnumpy import NumpyRunner
 from ..ai.search import resample
 from ..engine.game import Game, determinize
 

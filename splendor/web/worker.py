@@ -14,6 +14,7 @@ from splendor.web.bytecode import bytecode_state
 
 try:  # import the bots now, while the page does not wait on this worker yet, not at the first move
     import splendor.ai.protocol  # noqa: F401
+    import splendor.web.wasm_net  # noqa: F401  (the expert's network runs in the WebAssembly kernel here)
 except ImportError:  # pragma: no cover - reported by the first answer instead
     pass
 

@@ -1,6 +1,8 @@
-"""The expert's network under CPython with numpy (training, arenas, the command line): the fast backend of
-:func:`splendor.ai.netrun.runner_for` where numpy imports. Left out of the site (tools/build_site.py NOT_IN_BROWSER):
-the page and its worker run the WebAssembly kernel and never have numpy."""
+"""The expert's network under CPython with numpy (training, arenas, the command line, the tests), registered as a
+backend of :func:`splendor.ai.netrun.runner_for` when imported. The page and its worker run the WebAssembly kernel
+and never have numpy."""
+
+from ..ai import netrun
 
 
 class NumpyRunner:
@@ -27,3 +29,6 @@ class NumpyRunner:
             if relu:
                 np.maximum(h, 0.0, out=h)
         return h
+
+
+netrun.register_backend("numpy", NumpyRunner, 1)
