@@ -50,6 +50,6 @@ first = bot.decide(obs, random.Random(3), {"iterations": 150})
 again = bot.decide(obs, random.Random(3), {"iterations": 150})
 out["search"] = {"action": str(first[0]), "legal": first[0] in game.legal_actions(), "same": str(again[0]) == str(first[0])
                  and first[1]["candidates"] == again[1]["candidates"], "iterations": first[1]["iterations"],
-                 "net": first[1].get("net")}
+                 "net": first[1].get("net"), "backend": first[1].get("backend")}
 json.dumps(out)
 `));

@@ -40,3 +40,4 @@ def test_the_kernel_in_pyodide_computes_the_reference_and_drives_the_search():
     assert out["rows_worst"] < 1e-4
     search = out["search"]
     assert search["legal"] and search["same"] and search["iterations"] == 150 and search["net"] is True
+    assert search["backend"] == "wasm"

@@ -91,6 +91,7 @@ class ExpertBot(HardBot):
             "depth": depth,
             "seconds": round(clock.elapsed(), 3),
             "net": True,
+            "backend": getattr(getattr(self.evaluator, "runner", None), "name", "other"),  # what ran the network
             "position_chance": round((value + 1) / 2, 3),
             "candidates": [
                 {"action": str(moves[i]), "visits": stats[i][0], "prior": round(prior[i], 3),

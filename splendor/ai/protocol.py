@@ -103,7 +103,8 @@ def _answer(req, mode):
         details = {"sentence": f"plays {action}", "card": None, "colors": [], "noble": None}
     sentence = details.pop("sentence")
     stats = {"level": level, "seconds": round(seconds, 3)}
-    for k in ("iterations", "samples", "win_chance", "candidates", "forced", "net", "prior", "position_chance"):
+    for k in ("iterations", "samples", "win_chance", "candidates", "forced", "net", "backend", "prior",
+              "position_chance"):
         if k in info:
             stats[k] = info[k]
     return {"turn_id": tid, "action": str(action), "explanation": sentence, "focus": details, "stats": stats}

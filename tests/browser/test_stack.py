@@ -72,6 +72,7 @@ def test_the_worker_plays_the_expert_with_its_shipped_weights(page, context, req
     assert splendor.parse_action(game, reply["action"]) in game.legal_actions()
     assert reply["explanation"]
     assert reply["stats"].get("net") is True, reply["stats"]  # the network's search, not the tree's
+    assert reply["stats"].get("backend") == "wasm", reply["stats"]  # run by the WebAssembly kernel
     # once each, by the worker, for this first move
     assert fetched == [site_url + "splendor/ai/expert_model.json", site_url + "splendor/ai/expert_net.json"]
     again = json.loads(page.evaluate(ASK_WORKER_JS, json.dumps({**request, "turn_id": 2})))
