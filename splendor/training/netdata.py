@@ -68,12 +68,10 @@ def record_rows(rec):
 
 def _file_rows(path):
     out = []
-    games = 0
     with gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 out.append(record_rows(json.loads(line)))
-                games += 1
     return out
 
 

@@ -46,14 +46,6 @@ def _expand(games, net):
     return res
 
 
-class _Search:
-    """One game's search in progress: its universes' roots, the simulations done."""
-
-    def __init__(self, roots):
-        self.roots = roots
-        self.done = 0
-
-
 def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=None):
     """Play one 2-player game per seed in lockstep; returns their records (with ``decisions``) and counts."""
     params = params or puct.SearchParams()
@@ -80,15 +72,15 @@ def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=Non
             for u in range(params.universes):
                 roots_games.append(base if u == 0 else resample(base, g.current_player, rng))
                 owners.append(k)
-        searches = {k: _Search([]) for k in live}
+        searches = {k: [] for k in live}  # each live game's universes' roots
         for g, k, got in zip(roots_games, owners, _expand(roots_games, batch)):
-            searches[k].roots.append(puct.make_node(g, *got))
+            searches[k].append(puct.make_node(g, *got))
         evaluations += len(roots_games)
         for step in range(sims):
             pending = []
             for k in live:
-                s = searches[k]
-                root = s.roots[step % len(s.roots)]
+                roots = searches[k]
+                root = roots[step % len(roots)]
                 path, g = puct.select(root, params.c_puct, params.fpu)
                 if g is None:
                     puct.backup(path, (path[-1][0].kids[path[-1][1]] if path else root).v0)
@@ -106,7 +98,7 @@ def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=Non
                 evaluations += len(pending)
         for k in live:
             g = games[k]
-            roots = searches[k].roots
+            roots = searches[k]
             first = roots[0]
             seat = g.current_player
             visits = [sum(r.N[i] for r in roots) for i in range(len(first.moves))]
