@@ -142,8 +142,9 @@ def test_the_guide_shows_all_its_words_and_the_turn_stays_on_the_screen(touch_pa
             assert not meet(box(marked.nth(i)), box(coach)), marked.nth(i).get_attribute("aria-label")
         assert page.evaluate("() => scrollY") == 0
         if turn == 0:  # take the gems it marks; the bot answers, and the guide's box comes back
-            for pile in page.locator(".pile.guided").all():
-                pile.tap()
+            # by their ids, read first: a pile tapped may leave the marked ones, which would shift a list by position
+            for pile_id in [p.get_attribute("id") for p in page.locator(".pile.guided").all()]:
+                page.locator(f"#{pile_id}").tap()
             page.get_by_role("button", name=re.compile(r"^Take ")).tap()
             page.get_by_role("region", name="Opponents").locator(".last-move").wait_for()
 
