@@ -75,6 +75,7 @@ def test_the_first_turn_always_points_at_a_cheap_level_one_card_and_a_legal_take
                 game.apply(ai.get_bot("medium").choose(game.observation(seat), random.Random(seed)))
             advice = tutorial.advise(game, 0, first=tutorial.first_turn(game, 0))
             check_advice(game, 0, advice)
+            assert len(advice.text) + len(advice.idea_text) <= tutorial.FIRST_TURNS_WORDS, advice.text
             assert advice.text.startswith("Take ")
             assert "marked" in advice.text and "Cheap cards first" in advice.text
             # Same position, same advice: nothing random about it.
@@ -106,6 +107,7 @@ def follow_the_guide(players, seed, level="medium", turns=8):
             game.apply(game.legal_actions()[0])
             continue
         check_advice(game, 0, advice)
+        assert len(advice.text) + len(advice.idea_text) <= tutorial.FIRST_TURNS_WORDS, advice.text
         checked += 1
         if advice.buy:
             game.apply(Action.buy(advice.card, game.default_payment(advice.card, 0)))

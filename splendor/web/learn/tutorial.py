@@ -30,6 +30,9 @@ IDEAS = ("limit", "final", "discount", "gold", "noble")
 TOKEN_LIMIT = 10
 NEAR_LIMIT = 8  # tokens held at the start of a turn from which the limit is worth a word
 NOBLE_NEAR = 3  # bonuses still missing for a noble to count as within reach
+#: The most characters of a first-turns advice (words and idea): on a 360x640 phone its box lies over the level 3 and
+#: 2 rows, and longer words would reach the level 1 card it points at (tests/browser/test_short_phones.py).
+FIRST_TURNS_WORDS = 230
 
 
 class Advice:
@@ -212,17 +215,17 @@ def _first_card_advice(game, seat, target, first):
     card, take, turns = pick
     if take is None:
         return Advice(card=card, buy=True, text=(
-            f"You can buy {card_words(card)} now: tap it, then Buy. Its {card.bonus} bonus then counts as one "
-            f"{card.bonus} gem toward every card you buy later."))
+            f"You can buy {card_words(card)}: tap it, then Buy. Its bonus takes one {card.bonus} off later "
+            "cards."))
     price = game.price(card, seat)
     mine = game.players[seat].tokens
     extra = [c for c in take.colors if price[c] <= mine[c]]
-    when = "is yours to buy on your next turn" if turns == 0 else "is one more take away"
-    said = f"Take {take_words(take)} (marked on the supply). Then {card_words(card)} {when}"
+    when = "is yours to buy next turn" if turns == 0 else "is one more take away"
+    said = f"Take {take_words(take)} (marked). Then {card_words(card)} {when}"
     if extra:
         said += f"; the {_join(extra)} {'is' if len(extra) == 1 else 'are'} for a later card"
-    why = ("Cheap cards first: each card's bonus is a lasting discount on every later card." if first else
-           "Gems score nothing by themselves: they are for buying cards.")
+    why = ("Cheap cards first: a card's bonus is a lasting discount on later cards." if first else
+           "Gems score nothing: they are for buying cards.")
     return Advice(card=card, take=take, text=f"{said}. {why}")
 
 
@@ -279,8 +282,8 @@ def idea_now(game, seat, seen=()):
             "no action needed."), nb))
     if count >= NEAR_LIMIT:
         candidates.append(("limit", (
-            f"You hold {count} tokens. The limit is 10 at the end of a turn, gold included: beyond it you give "
-            "tokens back, so it is a good time to buy a card."), None))
+            f"You hold {count} tokens; you may keep 10 at a turn's end, gold included: a good time to buy."),
+            None))
     return _first(candidates, seen)
 
 
