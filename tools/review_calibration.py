@@ -21,7 +21,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import splendor  # noqa: E402
 from splendor.ai import get_bot  # noqa: E402
-from splendor.ai.review import review_evaluator, turns_of  # noqa: E402
+from splendor.ai.review import LearnedEvaluator, review_evaluator, turns_of  # noqa: E402
+
+try:
+    import splendor.training.netnumpy  # noqa: E402,F401  (the expert's network with numpy, as fast as the page's)
+except ImportError:
+    pass
 
 BANDS = [(0.0, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9),
          (0.9, 1.0001)]
@@ -43,9 +48,11 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=500000)
     ap.add_argument("--bots", default="medium,medium")
+    ap.add_argument("--judge", choices=("review", "model"), default="review",
+                    help="review: the review's evaluator (review_evaluator()); model: the value model alone")
     args = ap.parse_args(argv)
     levels = args.bots.split(",")
-    ev = review_evaluator()
+    ev = review_evaluator() if args.judge == "review" else LearnedEvaluator()
     rows = []  # (chance given, result) for both seats of every position after a turn, the end left out
     t0 = time.perf_counter()
     for k in range(args.games):
@@ -59,7 +66,8 @@ def main(argv=None):
             ch = ev.chances(game)
             rows.extend((ch[s], won[s]) for s in range(2))
     secs = time.perf_counter() - t0
-    print(f"{args.games} held-out games ({' vs '.join(levels)}, seeds {args.seed}-{args.seed + args.games - 1}), "
+    print(f"{ev.name}: {args.games} held-out games ({' vs '.join(levels)}, "
+          f"seeds {args.seed}-{args.seed + args.games - 1}), "
           f"{len(rows) // 2} positions after a turn (both seats counted), {secs:.0f} s")
     print(f"{'chance given':>14} {'positions':>10} {'mean given':>11} {'won':>7}")
     for lo, hi in BANDS:
