@@ -64,38 +64,29 @@ async def run_review(app, get_worker, render):
         _running["task"] = False
 
 
-#: Where the site serves the expert's model and network, from the page's address (worker.py MODEL_PATH, NET_PATH:
-#: the worker fetches them into its own copy of the package; without the worker, the page does the same for its
-#: review, and runs the network in the same WebAssembly kernel).
+#: Where the site serves the expert's model, from the page's address (worker.py MODEL_PATH: the worker fetches it
+#: into its own copy of the package; without the worker, the page does the same for its review).
 MODEL_PATH = "splendor/ai/expert_model.json"
-NET_PATH = "splendor/ai/expert_net.json"
 
 
 async def _model_here():
-    """The expert's model and network in this thread's copy of the package (fetched beside the page once); None, or
-    why not. The model is needed; without the network, 2-player games are judged by the model too."""
+    """The expert's model in this thread's copy of the package (fetched beside the page once); None, or why not."""
     import os
 
-    from ..ai import expert, learned
-    from . import wasm_net  # noqa: F401  (registers the kernel: the network's backend on this thread too)
-    for path, local, needed in ((MODEL_PATH, learned.MODEL_FILE, True), (NET_PATH, expert.NET_FILE, False)):
-        if os.path.exists(local):
-            continue
-        try:
-            from pyodide.http import pyfetch  # Pyodide's own module: only in the browser
+    from ..ai import learned
+    if os.path.exists(learned.MODEL_FILE):
+        return None
+    try:
+        from pyodide.http import pyfetch  # Pyodide's own module: only in the browser
 
-            response = await pyfetch(path)
-            if not response.ok:
-                if needed:
-                    return f"the expert's model could not be loaded (error {response.status})"
-                continue
-            text = await response.string()
-        except Exception as exc:  # offline without it, or no network: said on the review screen
-            if needed:
-                return f"the expert's model could not be loaded ({type(exc).__name__})"
-            continue
-        with open(local, "w", encoding="utf-8") as f:
-            f.write(text)
+        response = await pyfetch(MODEL_PATH)
+        if not response.ok:
+            return f"the expert's model could not be loaded (error {response.status})"
+        text = await response.string()
+    except Exception as exc:  # offline without it, or no network: said on the review screen
+        return f"the expert's model could not be loaded ({type(exc).__name__})"
+    with open(learned.MODEL_FILE, "w", encoding="utf-8") as f:
+        f.write(text)
     return None
 
 
