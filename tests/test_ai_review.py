@@ -9,8 +9,8 @@ import pytest
 import splendor
 from splendor.ai import get_bot
 from splendor.ai import review
-from splendor.ai.review import (LearnedEvaluator, NetReviewEvaluator, assemble, check_review, position_after,
-                                review_chunk, review_evaluator, review_game, review_json, turns_of)
+from splendor.ai.review import (LearnedEvaluator, assemble, check_review, position_after, review_chunk,
+                                review_evaluator, review_game, review_json, turns_of)
 
 
 def played(players=2, seed=3, levels=("random", "medium", "medium", "medium")):
@@ -50,41 +50,11 @@ class Stub:
         return 0.25
 
 
-def test_the_factory_gives_the_experts_network_over_its_value_model(monkeypatch):
-    from splendor.ai import expert
+def test_the_factory_gives_the_experts_value_model():
+    ev = review_evaluator()
+    assert isinstance(ev, LearnedEvaluator)
     from splendor.ai.learned import load_expert
-    ev = review_evaluator()
-    assert isinstance(ev, NetReviewEvaluator)
-    assert ev.net is expert.evaluator_for(expert.load_net()[0])
-    assert isinstance(ev.fallback, LearnedEvaluator) and ev.fallback.model is load_expert()[0]
-    # a network file that is refused: the value model judges every table
-    monkeypatch.setattr(expert, "load_net", lambda path=None: (None, "the network file cannot be read"))
-    assert isinstance(review_evaluator(), LearnedEvaluator)
-
-
-def test_the_network_judges_two_players_and_the_value_model_three():
-    ev = review_evaluator()
-    g2 = played(2, seed=21, levels=("medium",) * 2)
-    g3 = played(3, seed=21, levels=("medium",) * 3)
-    for g, judge in ((g2, "net"), (g3, "model")):
-        record = g.record()
-        for t in (3, 8):
-            pos = position_after(record, t)
-            if judge == "net":
-                v = ev.net.evaluate(pos)[2]
-                mover = pos.current_player
-                assert ev.chances(pos)[mover] == pytest.approx((1 + v) / 2)
-                assert ev.chances(pos)[1 - mover] == pytest.approx((1 - v) / 2)
-            else:
-                expect = ev.fallback.model.win_chances(pos)
-                assert ev.chances(pos) == pytest.approx([x / sum(expect) for x in expect])
-    # a move is judged by the chances after it (the rest of its turn played): the better move is the best of them
-    pos = position_after(g2.record(), 6)
-    seat = pos.current_player
-    action, words, chance = ev.better_move(pos, seat)
-    assert action in pos.legal_actions() and isinstance(words, str) and words
-    assert chance == pytest.approx(ev.move_chance(pos, seat, action))
-    assert all(ev.move_chance(pos, seat, a) <= chance + 1e-9 for a in pos.legal_actions())
+    assert ev.model is load_expert()[0]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -107,13 +77,12 @@ def test_the_chances_come_from_the_evaluator(game2, review2):
     rev = review_game(record, [0], stub)
     assert stub.asked == len(rev["positions"])
     assert {tuple(e["chances"]) for e in rev["positions"]} == {(0.9, 0.1)}
-    # the real evaluator's chances are its network's reading of each replayed position
+    # the real evaluator's chances are its model's reading of each replayed position
     ev = review_evaluator()
     g = position_after(record, 5)
+    expect = ev.model.win_chances(g)
     got = review2["positions"][5]["chances"]
-    assert got == pytest.approx(ev.chances(g), abs=1e-4)
-    v = ev.net.evaluate(g)[2]
-    assert got[g.current_player] == pytest.approx((1 + v) / 2, abs=1e-4)
+    assert got == pytest.approx([x / sum(expect) for x in expect], abs=1e-4)
     assert got != review2["positions"][6]["chances"]
 
 

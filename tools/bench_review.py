@@ -21,16 +21,6 @@ from splendor.ai import get_bot  # noqa: E402
 from splendor.ai.review import assemble, review_json, turns_of  # noqa: E402
 from splendor.web.review.state import PIECE  # noqa: E402
 
-# The network's backend where the review runs, as the page's worker has it: the WebAssembly kernel under Pyodide,
-# numpy under CPython.
-if sys.platform == "emscripten":
-    import splendor.web.wasm_net  # noqa: E402,F401
-else:
-    try:
-        import splendor.training.netnumpy  # noqa: E402,F401
-    except ImportError:  # no numpy: the reference runner
-        pass
-
 
 def sixty_turns(target=60):
     """The first seed's game whose turns come nearest ``target`` among a few seeds."""
@@ -70,11 +60,7 @@ def report(record=None):
     turns = len(review["moves"])
     better = sum(1 for p in review["positions"] if p.get("better"))
     where = "Pyodide, Python" if sys.platform == "emscripten" else "CPython"
-    from splendor.ai.review import review_evaluator
-    ev = review_evaluator()
-    runner = getattr(getattr(ev, "net", None), "runner", None)
-    judge = ev.name + (f" ({runner.name} backend)" if runner is not None else "")
-    return (f"{where} {sys.version.split()[0]}, {judge}: review of a {turns}-turn 2-player game "
+    return (f"{where} {sys.version.split()[0]}: review of a {turns}-turn 2-player game "
             f"({review['actions']} actions) in {secs:.2f} s ({1000 * secs / (turns + 1):.1f} ms a position, "
             f"pieces of {PIECE}); {better} better moves named, {len(review['turning'])} turning points")
 

@@ -7,7 +7,8 @@ command plays the deals ``arena.game_seed("train-N", k)``, drawn from 2^31 seeds
 every position after every turn with the review's evaluator (``splendor.ai.review.review_evaluator``, the chances the
 chart shows) and prints, for each band of chance, how many positions were given it and how many of those were won by
 the seat given it: a calibrated evaluator's seats given 70% win about 70% of the time. Also prints the log loss and
-the Brier score, beside a constant 50% as the baseline. A shared victory counts as half a win.
+the Brier score, beside a constant 50% as the baseline, and how much the chart's line zigzags. A shared victory counts
+as half a win.
 """
 
 import argparse
@@ -21,12 +22,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import splendor  # noqa: E402
 from splendor.ai import get_bot  # noqa: E402
-from splendor.ai.review import LearnedEvaluator, review_evaluator, turns_of  # noqa: E402
-
-try:
-    import splendor.training.netnumpy  # noqa: E402,F401  (the expert's network with numpy, as fast as the page's)
-except ImportError:
-    pass
+from splendor.ai.review import review_evaluator, turns_of  # noqa: E402
 
 BANDS = [(0.0, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9),
          (0.9, 1.0001)]
@@ -48,23 +44,25 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=500000)
     ap.add_argument("--bots", default="medium,medium")
-    ap.add_argument("--judge", choices=("review", "model"), default="review",
-                    help="review: the review's evaluator (review_evaluator()); model: the value model alone")
     args = ap.parse_args(argv)
     levels = args.bots.split(",")
-    ev = review_evaluator() if args.judge == "review" else LearnedEvaluator()
+    ev = review_evaluator()
     rows = []  # (chance given, result) for both seats of every position after a turn, the end left out
+    bends = []  # how much the first seat's line bends at each position: |next - 2 x this + previous|
     t0 = time.perf_counter()
     for k in range(args.games):
         g = play(args.seed + k, levels)
         record = g.record()
         won = [(1.0 / len(g.winners)) if s in g.winners else 0.0 for s in range(2)]
         game = splendor.new_game(players=2, seed=record["seed"])
+        line = []
         for first, end, _ in turns_of(record)[:-1]:
             for text in record["actions"][first:end]:
                 game.apply(text)
             ch = ev.chances(game)
             rows.extend((ch[s], won[s]) for s in range(2))
+            line.append(ch[0])
+        bends.extend(abs(line[i + 1] - 2 * line[i] + line[i - 1]) for i in range(1, len(line) - 1))
     secs = time.perf_counter() - t0
     print(f"{ev.name}: {args.games} held-out games ({' vs '.join(levels)}, "
           f"seeds {args.seed}-{args.seed + args.games - 1}), "
@@ -83,6 +81,8 @@ def main(argv=None):
     loss = -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps)) for p, y in rows) / len(rows)
     brier = sum((p - y) ** 2 for p, y in rows) / len(rows)
     print(f"log loss {loss:.4f} (constant 50%: {math.log(2):.4f}); Brier {brier:.4f} (constant 50%: 0.2500)")
+    print(f"zigzag: a line bends by {sum(bends) / len(bends):.3f} a position on average (|next - 2 x this + previous|; "
+          "a line that jumps up and down from turn to turn by whose turn it is bends most)")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ FORMAT = "splendor-review"
 VERSION = 1
 #: The judge a review was computed with, stored in it: a stored review by another judge is computed again. Change it
 #: with the body of :func:`review_evaluator` (or with its judgement: a new model, other settings).
-JUDGE = "expert-net-2p/one-ply+value-model/lookahead-1"
+JUDGE = "expert-value-model/lookahead-1"
 #: A better move is named only when it gives the seat at least this much more chance than the move played.
 BETTER_MARGIN = 0.03
 #: Turning points: at most this many turns where a chance fell most (each a fall of at least MIN_FALL) ...
@@ -100,73 +100,16 @@ class LearnedEvaluator:
             cands = [a for _, a in sorted(scored, key=lambda t: -t[0])[: self.candidates]]
         best = max(((self.move_chance(game, seat, a), i, a) for i, a in enumerate(cands)), key=lambda t: (t[0], -t[1]))
         chance, _, action = best
-        return action, _words(game, seat, action), chance
-
-
-class NetReviewEvaluator:
-    """The expert's network (:mod:`splendor.ai.netrun`, the file the 2-player expert plays) as a review's evaluator
-    at a 2-player table, and ``fallback`` (a :class:`LearnedEvaluator`) wherever the network does not serve: 3-4
-    players, a noble veto.
-
-    A position's chances are the network's value for the seat to move ((1 + v) / 2; the other seat the rest). A
-    move is judged by the chances after it, the rest of its turn played as the hard bot's scorer would (returns, a
-    noble): the network's value there is the next seat's, and its search-trained value already weighs the replies.
-    The better move is looked for among every legal move (one payment a card, as the network indexes them)."""
-
-    name = "the expert's network"
-
-    def __init__(self, evaluator, fallback=None):
-        self.net = evaluator
-        self.fallback = fallback or LearnedEvaluator()
-        self.scorer = self.fallback.scorer
-
-    def _serves(self, game):
-        from .encoding import PLAYERS
-        return game.n == PLAYERS and game.phase == "action"
-
-    def chances(self, game):
-        if game.phase == "over":
-            return _normal([result_share(game, s) for s in range(game.n)])
-        if not self._serves(game):
-            return self.fallback.chances(game)
-        v = self.net.evaluate(game)[2]
-        mine = min(1.0, max(0.0, (1.0 + v) / 2))
-        return [mine, 1.0 - mine] if game.current == 0 else [1.0 - mine, mine]
-
-    def move_chance(self, game, seat, action):
-        if not self._serves(game):
-            return self.fallback.move_chance(game, seat, action)
-        from .search import finish_turn
-        g = game.copy()
-        g.apply_unchecked(action)
-        finish_turn(g, self.scorer)
-        return self.chances(g)[seat]
-
-    def better_move(self, game, seat):
-        if not self._serves(game):
-            return self.fallback.better_move(game, seat)
-        from .encoding import legal_indexed
-        moves = legal_indexed(game)[0]
-        best = max(((self.move_chance(game, seat, a), i, a) for i, a in enumerate(moves)), key=lambda t: (t[0], -t[1]))
-        chance, _, action = best
-        return action, _words(game, seat, action), chance
-
-
-def _words(game, seat, action):
-    try:
-        return explain_details(game.observation(seat), action, None, voice="you")["sentence"]
-    except Exception:  # words must never cost the review
-        return ""
+        try:
+            words = explain_details(game.observation(seat), action, None, voice="you")["sentence"]
+        except Exception:  # words must never cost the review
+            words = ""
+        return action, words, chance
 
 
 def review_evaluator():
-    """The evaluator reviews use: the strongest the project has. At a 2-player table the expert's network when its
-    file reads (:func:`splendor.ai.expert.load_net`), the expert's learned value model elsewhere."""
-    from .expert import evaluator_for, load_net
-    net, _problem = load_net()
-    if net is None:
-        return LearnedEvaluator()
-    return NetReviewEvaluator(evaluator_for(net))
+    """The evaluator reviews use: the strongest the project has (today the expert's learned value model)."""
+    return LearnedEvaluator()
 
 
 def _normal(xs):

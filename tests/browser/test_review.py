@@ -14,7 +14,7 @@ import time
 import pytest
 from a11y_helpers import axe
 from browser_helpers import ping_worker
-from game_driver import SAVE_KEY, near_end_save, open_game, open_with_storage, play_turn, press_on, settle, start
+from game_driver import SAVE_KEY, open_game, open_with_storage, play_turn, press_on, settle, start
 
 FINISHED_KEY = "splendor.finished.v1"
 CHART_MS = 20_000
@@ -112,15 +112,15 @@ def test_a_whole_game_by_taps_on_a_phone_ends_with_its_review(touch_page):
 
 
 @pytest.mark.slow
-def test_the_review_at_the_desktop_by_clicks_and_keys_is_kept_and_a_damaged_one_computed_again(page, site_url,
-                                                                                              console_errors):
-    save = near_end_save(seed=4711, points=9)
-    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+def test_a_whole_game_by_clicks_at_the_desktop_is_reviewed_kept_and_a_damaged_review_computed_again(page, site_url,
+                                                                                                    console_errors):
+    open_game(page, "pace=0&bot_budget=iterations:40")
+    start(page, opponents=1, starts="You", seed=54)
     assert page.get_by_role("button", name="Review this game").count() == 0
     turns = 0
     while play_turn(page):
         turns += 1
-        assert turns < 200
+        assert turns < 120, "the game did not end"
     settle(page)
     open_review(page)
     total = int(re.match(r"After move (\d+) of (\d+)", where(page)).group(2))
