@@ -65,7 +65,7 @@ def restated(source, constants):
 def test_the_engine_private_names_are_found():
     names = engine_private_names()
     assert {"_players", "_market", "_supply", "_decks", "_nobles", "_reserved", "_open", "phase_",
-            "_shortfall", "_history"} <= names
+            "_default_payment", "_history"} <= names
     assert "player_list" not in names and "tok" not in names and "phase" not in names
     assert {"WINNING_POINTS", "TOKEN_LIMIT", "RESERVE_LIMIT", "COLOR_INDEX"} <= rules_constants()
 
@@ -85,10 +85,10 @@ def test_every_ai_module_reads_only_the_engines_public_names():
 
 def test_the_check_catches_private_reads_imports_and_restated_constants():
     private, constants = engine_private_names(), rules_constants()
-    source = ("from ..engine.game import _shortfall\nWINNING_POINTS = 15\n\n\ndef f(game, p):\n"
+    source = ("from ..engine.game import _default_payment\nWINNING_POINTS = 15\n\n\ndef f(game, p):\n"
               "    points = [q.points for q in game._players]\n    return game.phase_, p._reserved, game.phase\n")
-    assert sorted(private_reads(source, private)) == [(1, "import _shortfall"), (6, "._players"), (7, "._reserved"),
-                                                      (7, ".phase_")]
+    assert sorted(private_reads(source, private)) == [(1, "import _default_payment"), (6, "._players"),
+                                                      (7, "._reserved"), (7, ".phase_")]
     assert restated(source, constants) == [(2, "WINNING_POINTS")]
     # a class of the bots may keep fields of its own under any name
     assert private_reads("class B:\n    def f(self):\n        return self._players\n", private) == []

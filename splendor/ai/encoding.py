@@ -21,6 +21,7 @@ was trained with, and a file for another version is refused (:mod:`splendor.ai.n
 """
 
 from ..engine.cards import CARDS, COLORS
+from ..engine.game import shortfall
 from ..engine.rules import RESERVE_LIMIT, WINNING_POINTS
 
 #: The version of the input's meaning and of the move index (see the module's docstring).
@@ -156,16 +157,6 @@ INPUTS = (RAW_INPUTS + 7) // 8 * 8
 _PAD = [0.0] * (INPUTS - RAW_INPUTS)
 
 
-def _missing(card, tok, bon):
-    """Tokens ``card`` still needs after bonuses and tokens (before gold)."""
-    short = 0
-    for i, n in card.needs:
-        d = n - bon[i] - tok[i]
-        if d > 0:
-            short += d
-    return short
-
-
 def encode(game):
     """The network's input for the seat to move in ``game`` (a list of ``INPUTS`` floats), from what that seat sees.
 
@@ -219,7 +210,7 @@ def encode(game):
                 x += _LEVEL_ONLY[c.level - 1]
                 x += (0.0, 0.0)
                 continue
-            m = _missing(c, t, b)
+            m = shortfall(c, t, b)
             x += (1.0, 1.0)
             x += _STATIC[c.id]
             x += (m / 10, 1.0 if m <= g else 0.0)

@@ -141,8 +141,9 @@ class Player:
         return f"Player(points={self.points}, tokens={self.tokens}, cards={len(self._cards)})"
 
 
-def _shortfall(card, tok, bon):
-    """How many gold the holder of ``tok`` and ``bon`` needs to buy ``card`` (0 when colored tokens suffice)."""
+def shortfall(card, tok, bon):
+    """How many gold the holder of ``tok`` and ``bon`` (six and five counts, in color order) needs to buy ``card``
+    (0 when colored tokens suffice): the engine's test of what a seat can afford, public for the bots' readings."""
     short = 0
     for i, n in card.needs:
         d = n - bon[i] - tok[i]
@@ -386,7 +387,7 @@ class Game:
 
     def can_afford(self, card, seat=None):
         p = self._players[self.current if seat is None else seat]
-        return _shortfall(card, p.tok, p.bon) <= p.tok[5]
+        return shortfall(card, p.tok, p.bon) <= p.tok[5]
 
     def qualifying_nobles(self, seat=None):
         """Nobles on the table whose requirement ``seat``'s bonuses meet."""
@@ -430,7 +431,7 @@ class Game:
                 if short <= gold:
                     add(_buy_action(card, _default_payment(card, tok, bon)))
         for card in p._reserved:
-            if _shortfall(card, tok, bon) <= gold:
+            if shortfall(card, tok, bon) <= gold:
                 add(_buy_action(card, _default_payment(card, tok, bon)))
         s = self._supply
         mask = (s[0] > 0) | (s[1] > 0) << 1 | (s[2] > 0) << 2 | (s[3] > 0) << 3 | (s[4] > 0) << 4
@@ -761,7 +762,7 @@ class Game:
             in_market = any(card in row for row in self._market)
             if not in_market and card not in p._reserved:
                 return f"the card {card} is neither in the market nor among your reserved cards"
-            short = _shortfall(card, p.tok, p.bon)
+            short = shortfall(card, p.tok, p.bon)
             if short > p.tok[5]:
                 missing = short - p.tok[5]
                 return f"you cannot afford {card}: {missing} token{'s' if missing > 1 else ''} short"
@@ -1108,5 +1109,5 @@ def determinize(observation, rng):
     return game_from_dict(Game, data)
 
 
-__all__ = ["Game", "Player", "new_game", "parse_action", "replay", "determinize", "VARIANTS", "PHASES",
+__all__ = ["Game", "Player", "new_game", "parse_action", "replay", "determinize", "shortfall", "VARIANTS", "PHASES",
            "IllegalActionError", "NotationError", "card_from_code", "noble_from_code"]
