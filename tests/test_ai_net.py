@@ -112,7 +112,7 @@ def test_a_file_round_trips_at_float16():
     net = netfile.random_net(seed=4, hidden=(16, 8))
     again = netfile.read_net(netfile.write_net(net, meta={"made": "test"}))
     assert again.shapes == [(enc.INPUTS, 16), (16, 8), (8, enc.ACTION_COUNT + 1)]
-    assert [l[0] for l in again.layers] == [l[0] for l in net.layers]  # already float16: exact
+    assert [list(l[0]) for l in again.layers] == [l[0] for l in net.layers]  # already float16: exact
     assert again.meta == {"made": "test"}
     assert "parameters: " in netfile.describe(again)
 
