@@ -28,6 +28,7 @@ import argparse
 import contextlib
 import json
 import os
+import select
 import statistics
 import subprocess
 import sys
@@ -125,8 +126,11 @@ class Pipe:
         if session:
             message["sessionId"] = session
         os.write(self._write, json.dumps(message).encode() + b"\0")
+        end = time.monotonic() + READY_MS / 1000
         while True:
             while b"\0" not in self._buffer:
+                if not select.select([self._read], [], [], max(0.0, end - time.monotonic()))[0]:
+                    raise TimeoutError(f"Chromium did not answer {method} (its renderer crashed?)")
                 chunk = os.read(self._read, 1 << 16)
                 if not chunk:
                     raise RuntimeError(f"Chromium closed the DevTools pipe during {method}")
@@ -202,7 +206,14 @@ def measure_cdp(url: str, bots: str | None = None) -> dict[str, int]:
 def driver(name: str):
     """``measure_one(url, bots=None)``: one run's memory, the browser driven by ``name`` ("cdp" or "playwright")."""
     if name == "cdp":
-        yield measure_cdp
+        def measure_one(url: str, bots: str | None = None) -> dict[str, int]:
+            try:
+                return measure_cdp(url, bots)
+            except (RuntimeError, TimeoutError) as exc:  # a renderer that died compiling Pyodide: once more
+                print(f"(a run failed: {exc}; once more)", flush=True)
+                return measure_cdp(url, bots)
+
+        yield measure_one
         return
     from playwright.sync_api import sync_playwright
 
