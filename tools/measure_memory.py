@@ -17,9 +17,10 @@ elsewhere (an earlier commit) in the same runs, alternating.
 
 The browser is driven as a player's is not watched: through a bare DevTools pipe (``--driver cdp``, the default)
 that only evaluates scripts in the page and never enables the Network domain. Playwright (``--driver playwright``,
-the figures before issue 55's cut) enables it in the page and in each worker, and Chromium then keeps a copy of
-every response body for DevTools, binary ones in base64: Pyodide's 9.6 MB .wasm becomes 12.8 MB, held once by the
-page, once by the bot worker and once by the service worker, about 45 MB in all that a player's renderer never holds.
+how the figures were measured up to docs/DEPLOY.md's "Memory") enables it in the page and in each worker, and
+Chromium then keeps a copy of every response body for DevTools, binary ones in base64: Pyodide's 9.6 MB .wasm
+becomes 12.8 MB, held once by the page, once by the bot worker and once by the service worker, about 45 MB in all
+that a player's renderer never holds.
 """
 
 from __future__ import annotations
