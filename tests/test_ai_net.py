@@ -112,7 +112,7 @@ def test_a_file_round_trips_at_float16():
     net = netfile.random_net(seed=4, hidden=(16, 8))
     again = netfile.read_net(netfile.write_net(net, meta={"made": "test"}))
     assert again.shapes == [(enc.INPUTS, 16), (16, 8), (8, enc.ACTION_COUNT + 1)]
-    assert [l[0] for l in again.layers] == [l[0] for l in net.layers]  # already float16: exact
+    assert [list(l[0]) for l in again.layers] == [l[0] for l in net.layers]  # already float16: exact
     assert again.meta == {"made": "test"}
     assert "parameters: " in netfile.describe(again)
 
@@ -132,6 +132,45 @@ def test_int8_weights_are_each_rows_scale_times_a_whole_number():
     data["weights"] = data["weights"][:-8]
     with pytest.raises(netfile.NetFileError, match="stored as int8 need"):
         netfile.read_net(json.dumps(data))
+
+
+
+def _doubles(text):
+    """A network file's weights decoded in double precision, layer by layer: (W, b) as lists (the reference)."""
+    import base64
+    import struct
+
+    data = json.loads(text)
+    raw = base64.b64decode(data["weights"])
+    at, out = 0, []
+    for a, b, _ in data["layers"]:
+        if data["dtype"] == "float16":
+            W = list(struct.unpack_from(f"<{a * b}e", raw, at))
+            at += 2 * a * b
+        else:
+            q = struct.unpack_from(f"<{a * b}b", raw, at)
+            scales = struct.unpack_from(f"<{b}e", raw, at + a * b)
+            at += a * b + 2 * b
+            W = [q[j * a + i] * scales[j] for j in range(b) for i in range(a)]
+        out.append((W, list(struct.unpack_from(f"<{b}e", raw, at))))
+        at += 2 * b
+    return out
+
+
+def test_a_network_is_read_into_float32_arrays_exactly():
+    """The bot worker reads the network once, and its interpreter's memory never shrinks: each layer's weights are
+    float32 arrays (4 bytes a value; a list of floats took 6.1 MB for the shipped file under CPython), and float32
+    holds every stored value exactly (float16, or int8 times a float16 scale)."""
+    import array
+
+    with open(expert_mod.NET_FILE, encoding="utf-8") as f:
+        shipped = f.read()
+    for text in (shipped, netfile.write_net(netfile.random_net(seed=3, hidden=(16,)))):
+        net = netfile.read_net(text)
+        for (W, bias, _), (W64, bias64) in zip(net.layers, _doubles(text)):
+            assert isinstance(W, array.array) and W.typecode == "f"
+            assert isinstance(bias, array.array) and bias.typecode == "f"
+            assert list(W) == W64 and list(bias) == bias64
 
 
 def test_describenet_prints_a_file_or_says_why_not(tmp_path, capsys):

@@ -27,8 +27,10 @@ Traceback (most recent call last):
 splendor.ai.netfile.NetFileError: network file version 9 is not supported (this version reads 1)
 """
 
+import array
 import base64
 import json
+import math
 import random
 import struct
 import sys
@@ -48,9 +50,9 @@ class NetFileError(ValueError):
 
 
 class Net:
-    """A network read from a file: ``layers`` is a list of (W, b, relu) with W a flat list of out x in floats (row
-    by row) and b a list of out floats, the values the file stores (float16, or int8 times its row's scale);
-    ``shapes`` the (in, out) of each."""
+    """A network read from a file: ``layers`` is a list of (W, b, relu) with W a flat sequence of out x in floats
+    (row by row) and b one of out floats, the values the file stores (float16, or int8 times its row's scale), in
+    float32 arrays (:func:`read_net`; a list of floats serves as well); ``shapes`` the (in, out) of each."""
 
     __slots__ = ("layers", "shapes", "players", "encoding", "meta")
 
@@ -132,18 +134,23 @@ def read_net(text):
     out = []
     at = 0
     for (a, b), relu in zip(shapes, relus):
+        # float32 arrays, a row at a time: every stored value (a float16, or a whole number up to 127 times a
+        # float16 scale) is a float32 exactly, and an array holds it in 4 bytes where a list of floats takes 32.
+        W = array.array("f")
         if dtype == "float16":
-            W = list(struct.unpack_from(f"<{a * b}e", raw, at))
-            at += 2 * a * b
+            for _ in range(b):
+                W.extend(struct.unpack_from(f"<{a}e", raw, at))
+                at += 2 * a
         else:
-            q = struct.unpack_from(f"<{a * b}b", raw, at)
+            q = array.array("b", raw[at:at + a * b])
             at += a * b
             scales = struct.unpack_from(f"<{b}e", raw, at)
             at += 2 * b
-            W = [v * scales[j] for j in range(b) for v in q[j * a:(j + 1) * a]]
-        bias = list(struct.unpack_from(f"<{b}e", raw, at))
+            for j, scale in enumerate(scales):
+                W.extend([v * scale for v in q[j * a:(j + 1) * a]])
+        bias = array.array("f", struct.unpack_from(f"<{b}e", raw, at))
         at += 2 * b
-        if any(v != v or v in (float("inf"), float("-inf")) for v in W + bias):
+        if not math.isfinite(sum(W) + sum(bias)):  # (an inf or a nan makes the sum one; finite ones cannot)
             raise NetFileError("the network's weights hold a number that is not finite")
         out.append((W, bias, relu))
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
