@@ -5,6 +5,7 @@ Commands:
   arena   bot-vs-bot games with seats rotated: win rates, points, game length, time per move
   soak    many random and bot games, checking every invariant after every action
   play    play in a terminal against bots
+  netdata  the sparring harness's raw logs of the agent's games as training records
   netfit  fit the expert's policy/value network to recorded games with a search's visits
   netplay  self-play of the net-guided expert, games in lockstep with their leaves evaluated in one batch
   describenet  what a network file holds, or why it is refused
@@ -35,6 +36,8 @@ def main(argv=None):
         from .training.train import main as run
     elif command == "selfplay":
         from .training.selfplay import main as run
+    elif command == "netdata":
+        from .training.netdata import main as run
     elif command == "netfit":
         from .training.netfit import main as run
     elif command == "netplay":

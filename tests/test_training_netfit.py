@@ -141,3 +141,35 @@ def test_netfit_and_netplay_commands_write_their_files(tmp_path, capsys):
     fitted = read_net(out.read_text())
     assert fitted.meta["command"].startswith("python -m splendor netfit")
     assert fitted.meta["positions"] > 0
+
+
+def test_the_harness_raw_log_becomes_records_that_replay_and_train(tmp_path):
+    import random
+
+    from splendor.ai import get_bot
+
+    game = splendor.new_game(players=2, seed=77, first_player=1)
+    bot = get_bot("medium")
+    raw = {"seed": 77, "first_player": 1, "az_seat": 1, "az_visits": [], "opp_visits": [], "actions": []}
+    while not game.is_over:
+        seat = game.current_player
+        action = bot.choose(game.observation(seat), random.Random(len(game.history)))
+        if game.phase == "action":
+            key = "az_visits" if seat == 1 else "opp_visits"
+            raw[key].append([len(raw["actions"]), {str(action): 7}, 0.25, {"prior": {str(action): 1.0}}])
+        raw["actions"].append(str(action))
+        game.apply(action)
+    raw["winners"] = list(game.winners)
+    path = tmp_path / "raw.jsonl"
+    path.write_text(json.dumps(raw) + "\n" + json.dumps({**raw, "winners": [1 - raw["winners"][0]]}) + "\n")
+    from splendor.__main__ import main
+    out = tmp_path / "games.jsonl.gz"
+    assert main(["netdata", "--harness", str(path), "--sims", "100", "--out", str(out)]) == 0
+    recs = [json.loads(line) for line in __import__("gzip").open(out, "rt")]
+    assert len(recs) == 1  # the second game's winners do not replay: refused, not written
+    rec = recs[0]
+    assert rec["sims"] == 100 and rec["winners"] == raw["winners"]
+    assert [d["ply"] for d in rec["decisions"]] == sorted(d[0] for d in raw["az_visits"] + raw["opp_visits"])
+    assert splendor.replay(rec).winners == game.winners
+    rows = netdata.record_rows(rec)
+    assert len(rows) == len(rec["decisions"]) and all(max(pi) == 1.0 for _, pi, _, _, _ in rows)

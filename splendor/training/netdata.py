@@ -7,15 +7,21 @@ of the position the deciding seat saw), the policy target (the visits on the fix
 forced playouts the agent's search adds, as its own training does), and two value targets, the game's result for the
 deciding seat (1 won, -1 lost, 0 a shared win) and the search's own value.
 
-Needs numpy (requirements-train.txt).
+``python -m splendor netdata --harness RAW.jsonl --sims 100 --out GAMES.jsonl.gz`` turns the raw log of the team's
+sparring harness (the agent against itself with ``--log-visits``: each seat's decisions as ``az_visits`` /
+``opp_visits``) into such records, each game replayed through the engine and checked against the log's winners.
+
+Needs numpy (requirements-train.txt) to build arrays; the conversion does not.
 """
 
+import argparse
 import gzip
 import json
 import math
+import sys
 
 from ..ai import encoding as enc
-from ..engine.game import Game, parse_action
+from ..engine.game import Game, new_game, parse_action
 
 
 def pruned(visits, prior, sims):
@@ -102,3 +108,54 @@ def build(paths, jobs=1):
             g += 1
     return {"x": np.asarray(xs, np.float32), "pi": np.asarray(pis, np.float32), "z": np.asarray(zs, np.float32),
             "v": np.asarray(vs, np.float32), "sims": np.asarray(ss, np.int32), "game": np.asarray(gs, np.int32)}
+
+
+def from_harness(raw, sims):
+    """The record (with ``deals`` and ``decisions``) of one game of the sparring harness's raw log ``raw`` (a dict),
+    searched at ``sims`` simulations a move. ValueError when the log's moves do not replay to its winners."""
+    game = new_game(players=2, seed=raw["seed"], first_player=raw["first_player"])
+    decisions = []
+    for key, in_log in (("az_visits", raw.get("az_visits")), ("opp_visits", raw.get("opp_visits"))):
+        for ply, visits, value, extra in in_log or ():
+            d = {"ply": ply, "visits": visits, "value": value}
+            for name in ("prior", "untranslated"):
+                if (extra or {}).get(name):
+                    d[name] = extra[name]
+            decisions.append(d)
+    decisions.sort(key=lambda d: d["ply"])
+    for text in raw["actions"]:
+        game.apply(parse_action(game, text))
+    if not game.is_over or sorted(game.winners) != sorted(raw["winners"]):
+        raise ValueError(f"game of seed {raw['seed']}: the moves do not replay to the log's winners")
+    rec = game.record()
+    rec["deals"] = game.dealt()
+    rec["winners"] = list(game.winners)
+    rec["scores"] = [p.points for p in game.player_list]
+    rec["sims"] = sims
+    rec["decisions"] = decisions
+    return rec
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m splendor netdata", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--harness", nargs="+", required=True, help="raw logs of the sparring harness (.jsonl)")
+    ap.add_argument("--sims", type=int, required=True, help="the agent's simulations a move in those games")
+    ap.add_argument("--out", required=True, help="the records to write (.jsonl.gz)")
+    a = ap.parse_args(argv)
+    done = refused = 0
+    with gzip.open(a.out, "wt", encoding="utf-8") as out:
+        for path in a.harness:
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    if not line.strip():
+                        continue
+                    try:
+                        rec = from_harness(json.loads(line), a.sims)
+                    except (ValueError, KeyError) as e:
+                        refused += 1
+                        print(f"refused: {e}", file=sys.stderr)
+                        continue
+                    out.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                    done += 1
+    print(f"{done} games written to {a.out}; {refused} refused")
+    return 0 if done else 1
