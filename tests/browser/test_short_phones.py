@@ -19,6 +19,7 @@ SHORT = {"390x664": (390, 664), "360x640": (360, 640)}
 LANDED_JS = ("() => !document.querySelector('#fly-layer .fly') && "
              "!document.getAnimations().some((a) => String(a.id).startsWith('fly-'))")
 
+TAKE_LABEL_JS = "() => document.getElementById('btn-take')?.getAttribute('aria-label') || ''"
 BOX_JS = """(el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"""
 MARKET_JS = """() => Object.fromEntries([...document.querySelectorAll('.market .card, .market .deck')].map((e) => {
   const r = e.getBoundingClientRect(); return [e.id, [r.left, r.top, r.width, r.height]]; }))"""
@@ -143,8 +144,14 @@ def test_the_guide_shows_all_its_words_and_the_turn_stays_on_the_screen(touch_pa
         assert page.evaluate("() => scrollY") == 0
         if turn == 0:  # take the gems it marks; the bot answers, and the guide's box comes back
             # by their ids, read first: a pile tapped may leave the marked ones, which would shift a list by position
-            for pile_id in [p.get_attribute("id") for p in page.locator(".pile.guided").all()]:
-                page.locator(f"#{pile_id}").tap()
+            # and each tap's answer awaited before the next (a person sees a gem picked before picking the next); a
+            # pile where the guide suggests taking two is tapped twice
+            piles = [(p.get_attribute("id"), p.get_attribute("aria-label")) for p in page.locator(".pile.guided").all()]
+            for pile_id, label in piles:
+                for _ in range(2 if "suggests taking two" in label else 1):
+                    before = page.evaluate(TAKE_LABEL_JS)
+                    page.locator(f"#{pile_id}").tap()
+                    page.wait_for_function(f"(b) => ({TAKE_LABEL_JS})() !== b", arg=before)
             page.get_by_role("button", name=re.compile(r"^Take ")).tap()
             page.get_by_role("region", name="Opponents").locator(".last-move").wait_for()
 
