@@ -236,6 +236,36 @@ def test_the_search_spends_its_budget_on_legal_moves_and_is_deterministic():
         assert again[2] == stats and again[0] == moves
 
 
+class AtOnce:
+    """The network's evaluator without ``evaluate_later``: the search opens every position as it adds it."""
+
+    def __init__(self, ev):
+        self.evaluate = ev.evaluate
+
+
+def test_positions_opened_when_first_walked_through_search_as_those_opened_at_once():
+    runner = netrun.runner_for(netfile.random_net(seed=4, hidden=(16,)), "numpy")
+    for g in _positions(4, seed=17):
+        seat = g.current_player
+        lazy = netrun.NetEvaluator(runner)
+        opened = []
+        later = lazy.evaluate_later
+
+        def counting(game):
+            value, pending = later(game)
+
+            def opening():
+                opened.append(game)
+                return pending()
+            return value, opening
+        lazy.evaluate_later = counting
+        got = puct.search(g, seat, lazy, puct.SearchParams(), random.Random(2), Budget(iterations=300).clock())
+        want = puct.search(g, seat, AtOnce(netrun.NetEvaluator(runner)), puct.SearchParams(), random.Random(2),
+                           Budget(iterations=300).clock())
+        assert got[0] == want[0] and got[1] == want[1] and got[2] == want[2] and got[3] == want[3]
+        assert 0 < len(opened) < lazy.evaluations - 3  # some positions added were never walked through
+
+
 def _winning_position():
     """A position of medium bots' game where seat 1, the round's last seat, can end the game as its only winner."""
     for seed in range(1, 200):

@@ -41,6 +41,33 @@ def test_batched_self_play_finishes_games_and_records_every_decision(selfplay_re
             assert abs(sum(d["prior"].values()) - 1) < 0.01
 
 
+def test_self_play_turns_the_cycle_collector_off_only_while_it_plays():
+    import gc
+
+    seen = []
+    net = random_net(seed=3, hidden=(8,))
+    was = gc.isenabled()
+    try:
+        for start in (True, False):
+            (gc.enable if start else gc.disable)()
+            netplay.play(net, seeds=[5], sims=2, explore=0, progress=lambda done, total: seen.append(gc.isenabled()))
+            assert gc.isenabled() is start  # as the caller had it
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)  # off at every move
+
+
+def test_self_play_opening_positions_when_first_walked_through_plays_the_same_games():
+    from splendor.ai.expert import NET_FILE
+
+    with open(NET_FILE, encoding="utf-8") as f:
+        net = read_net(f.read())  # the shipped network: its priors and values shape the trees as in real self-play
+    lazy, lazy_evals = netplay.play(net, seeds=[21, 22], sims=24, explore=4, lazy=True)
+    eager, eager_evals = netplay.play(net, seeds=[21, 22], sims=24, explore=4, lazy=False)
+    assert lazy == eager and lazy_evals == eager_evals
+    assert all(len(rec["decisions"]) >= 20 for rec in lazy)
+
+
 def test_records_become_positions_with_legal_targets(selfplay_records):
     records, _ = selfplay_records
     rows = [row for rec in records for row in netdata.record_rows(json.loads(json.dumps(rec)))]

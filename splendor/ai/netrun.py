@@ -11,11 +11,12 @@ search asks.
 All three compute the same function of the stored weights; the tests hold them within float32 rounding of each other.
 :func:`runner_for` picks the best one registered (:func:`register_backend`: the edges register theirs). The search
 sees only :class:`NetEvaluator`
-(``evaluate(game) -> (moves, priors, value)``) or another object with that method (:class:`UniformEvaluator` for
-search tests without a net), never a backend.
+(``evaluate(game) -> (moves, priors, value)``, and ``evaluate_later`` for the positions it may never walk through)
+or another object with ``evaluate`` (:class:`UniformEvaluator` for search tests without a net), never a backend.
 """
 
 import math
+from functools import partial
 
 from . import encoding as enc
 
@@ -74,14 +75,24 @@ class NetEvaluator:
         self.evaluations = 0
 
     def evaluate(self, game):
-        moves, index = enc.legal_indexed(game)
+        value, pending = self.evaluate_later(game)
+        return (*pending(), value)
+
+    def evaluate_later(self, game):
+        """(the mover's value, a call that gives (the legal moves, their priors)): the network runs now, the moves
+        and the softmax over them wait until the search needs them (:func:`splendor.ai.puct.make_leaf`)."""
         out = self.runner.forward(enc.encode(game))
         self.evaluations += 1
-        logits = [out[i] for i in index]
-        top = max(logits)
-        ex = [_EXP(v - top) for v in logits]
-        s = sum(ex)
-        return moves, [e / s for e in ex], _TANH(out[enc.ACTION_COUNT])
+        return _TANH(out[enc.ACTION_COUNT]), partial(_moves_and_priors, game, out)
+
+
+def _moves_and_priors(game, out):
+    moves, index = enc.legal_indexed(game)
+    logits = [out[i] for i in index]
+    top = max(logits)
+    ex = [_EXP(v - top) for v in logits]
+    s = sum(ex)
+    return moves, [e / s for e in ex]
 
 
 class UniformEvaluator:

@@ -12,8 +12,9 @@ tree's positions are all action phases. The universes share the simulations in t
 root's figures add up over them and the most visited move is played. With an iteration budget the search depends
 only on the position, the random generator's seed and the budget.
 
-The search sees only the evaluator (``evaluate(game) -> (moves, priors, value)``, :mod:`splendor.ai.netrun`) and a
-:class:`SearchParams`; it imports no backend.
+The search sees only the evaluator (``evaluate(game) -> (moves, priors, value)``, and where it has it
+``evaluate_later(game) -> (value, a call giving (moves, priors))`` for the positions a walk adds;
+:mod:`splendor.ai.netrun`) and a :class:`SearchParams`; it imports no backend.
 """
 
 import math
@@ -92,9 +93,10 @@ def finish_turn(g):
 class _Node:
     """A position in a universe's tree: its game, its mover, the moves with their priors ``P``, visits ``N`` and
     summed values ``W`` (the mover's), the positions after them (``kids``, None until reached), ``v0`` the
-    evaluator's value (seat 0's side) or the result at the end."""
+    evaluator's value (seat 0's side) or the result at the end; ``pending`` (None once open) works out the moves
+    and priors of a position made by :func:`make_leaf` when a walk first goes through it."""
 
-    __slots__ = ("game", "mover", "moves", "P", "N", "W", "kids", "n", "v0", "terminal")
+    __slots__ = ("game", "mover", "moves", "P", "N", "W", "kids", "n", "v0", "terminal", "pending")
 
 
 #: The least prior of a buy that brings its mover to the winning points: a network's prior can miss a move that
@@ -134,6 +136,7 @@ def make_node(game, moves=None, priors=None, value=0.0):
     node = _Node()
     node.game = game
     node.n = 0
+    node.pending = None
     if game.phase == "over":
         node.terminal = True
         node.mover = 0
@@ -151,10 +154,43 @@ def make_node(game, moves=None, priors=None, value=0.0):
     return node
 
 
+def make_leaf(game, value, pending):
+    """A tree position for ``game`` (an action phase) known by its ``value`` (the evaluator's, for the mover) alone:
+    its moves and priors are ``pending()``'s, asked when a walk first goes through it (:func:`select`). About two
+    positions in five of an 800-simulation search are reached once and never walked through, so a search that
+    makes its new positions this way skips their legal moves and priors; it walks as one that made them at once."""
+    node = _Node()
+    node.game = game
+    node.n = 0
+    node.terminal = False
+    node.mover = game.current
+    node.v0 = value if node.mover == 0 else -value
+    node.pending = pending
+    return node
+
+
+def _open(node):
+    moves, priors = node.pending()
+    node.pending = None
+    node.moves = moves
+    node.P = _finishers_first(node.game, moves, priors)
+    node.N = [0] * len(moves)
+    node.W = [0.0] * len(moves)
+    node.kids = [None] * len(moves)
+
+
 def _node(game, evaluator):
     if game.phase == "over":
         return make_node(game)
     return make_node(game, *evaluator.evaluate(game))
+
+
+def _leaf(game, evaluator):
+    """A new position of a walk: opened later (:func:`make_leaf`) where the evaluator offers ``evaluate_later``."""
+    later = getattr(evaluator, "evaluate_later", None)
+    if later is None or game.phase == "over":
+        return _node(game, evaluator)
+    return make_leaf(game, *later(game))
 
 
 def select(root, c_puct, fpu):
@@ -165,6 +201,8 @@ def select(root, c_puct, fpu):
     while True:
         if node.terminal:
             return path, None
+        if node.pending is not None:
+            _open(node)
         N, W, P = node.N, node.W, node.P
         first = (node.v0 if node.mover == 0 else -node.v0) - fpu
         c = c_puct * _SQRT(node.n or 1)
@@ -202,7 +240,7 @@ def _simulate(root, evaluator, c_puct, fpu):
         v0 = (path[-1][0].kids[path[-1][1]] if path else root).v0
     else:
         node, i = path[-1]
-        kid = node.kids[i] = _node(g, evaluator)
+        kid = node.kids[i] = _leaf(g, evaluator)
         v0 = kid.v0
     backup(path, v0)
     return len(path)
