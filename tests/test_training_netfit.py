@@ -106,35 +106,6 @@ def test_a_shuffle_of_the_market_moves_the_input_and_the_move_index_together():
     assert sorted(xc.tolist()) == list(range(enc.INPUTS)) and sorted(mc.tolist()) == list(range(enc.ACTION_COUNT))
 
 
-def test_a_renaming_of_the_colors_moves_each_color_number_and_each_take_together():
-    order = (2, 0, 4, 1, 3)  # new white is old green, new blue is old white, ...
-    xc, mc = netfit.color_permutation(order)
-    assert sorted(xc.tolist()) == list(range(enc.INPUTS)) and sorted(mc.tolist()) == list(range(enc.ACTION_COUNT))
-    game = splendor.new_game(players=2, seed=8)
-    game.apply("take white blue green")
-    game.apply(next(a for a in game.legal_actions() if a.kind == "reserve"))
-    x = np.asarray(enc.encode(game), np.float32)
-    y = x[xc]
-    supply = [game.supply[c] / 4 for c in enc.COLORS]
-    assert y[:5].tolist() == pytest.approx([supply[order[d]] for d in range(5)])
-    assert y[5] == x[5]  # gold keeps its place
-    for slot, card in enumerate(c for row in game.market_rows for c in row):
-        at = enc.GLOBALS + 2 * enc.PLAYER + slot * enc.SLOT
-        assert y[at:at + 5].tolist() == pytest.approx([card.cost_t[order[d]] / 7 for d in range(5)])
-        assert y[at + 5 + order.index(card.bonus_i)] == 1.0
-        assert y[at + 10:at + enc.SLOT].tolist() == x[at + 10:at + enc.SLOT].tolist()  # points, level, reach
-    noble = game.noble_list[0]
-    at = enc.GLOBALS + 2 * enc.PLAYER + 12 * enc.SLOT + 6 * enc.RESERVED
-    assert y[at + 1:at + 6].tolist() == pytest.approx([noble.req_t[order[d]] / 4 for d in range(5)])
-    # A take of the new colors is the take of the old colors they rename.
-    names = enc.COLORS
-    pi = np.arange(enc.ACTION_COUNT, dtype=np.float32)
-    renamed = pi[mc]
-    assert renamed[enc.TAKE_INDEX["white", "blue", "green"]] == enc.TAKE_INDEX["white", "green", "black"]
-    assert renamed[enc.TAKE_INDEX["two", names[0]]] == enc.TAKE_INDEX["two", names[2]]
-    assert renamed[enc.BUY_MARKET + 3] == enc.BUY_MARKET + 3  # a slot's moves are not colors
-
-
 def test_a_fit_learns_its_positions_and_writes_a_file_the_expert_plays(selfplay_records, tmp_path):
     records, _ = selfplay_records
     path = tmp_path / "games.jsonl"

@@ -6,9 +6,8 @@ value (tanh of the last output) by squared error to ``value_mix`` x the search's
 game's result. Whole games are held out (every ``holdout``-th game); the figures on them go into the file's meta:
 how often the net's favourite is the search's most visited move, the policy's cross-entropy, the value's error.
 The market's four slots of a level, the nobles and the reserved cards are shuffled within their groups at every
-batch (the game does not care about their order; the input and the move index do). With ``--colors`` the five gem
-colors are also renamed at random at every batch (the rules treat colors alike; the 90 cards are not closed under
-any renaming, so such a position is one of another deck, as far as the cards go).
+batch (the game does not care about their order; the input and the move index do). The gem colors are not renamed:
+the 90 cards are not closed under any renaming, and a fit that renamed them learned a worse policy (docs/HISTORY.md).
 
     python -m splendor netfit --data GAMES.jsonl.gz [...] --out splendor/ai/expert_net.json --epochs 30
 
@@ -60,43 +59,6 @@ def permutation(rng):
             xcols[cols[dst]] = cols[src]
             for a, b in zip(moves[dst], moves[src]):
                 mcols[a] = b
-    return xcols, mcols
-
-
-def _color_blocks():
-    """The first column of each run of five columns that holds one number per gem color (white..black)."""
-    blocks = [0, enc.GLOBALS, enc.GLOBALS + 6, enc.GLOBALS + enc.PLAYER, enc.GLOBALS + enc.PLAYER + 6]
-    base = enc.GLOBALS + 2 * enc.PLAYER
-    for k in range(12):  # a market slot: cost, bonus
-        blocks += [base + k * enc.SLOT, base + k * enc.SLOT + 5]
-    res_base = base + 12 * enc.SLOT
-    for k in range(6):  # a reserved card: present, known, then cost, bonus
-        blocks += [res_base + k * enc.RESERVED + 2, res_base + k * enc.RESERVED + 7]
-    nob_base = res_base + 6 * enc.RESERVED
-    blocks += [nob_base + j * enc.NOBLE + 1 for j in range(3)]  # a noble: present, requirement
-    return blocks
-
-
-COLOR_BLOCKS = _color_blocks()
-
-
-def color_permutation(order):
-    """(x column order, move order) for renaming the gem colors: the new color ``d`` is the old color ``order[d]``
-    (a sequence of the five color indices). Gold and every number that is not per color keep their place."""
-    import numpy as np
-
-    xcols = np.arange(enc.INPUTS)
-    for b in COLOR_BLOCKS:
-        for d in range(5):
-            xcols[b + d] = b + order[d]
-    mcols = np.arange(enc.ACTION_COUNT)
-    colors = enc.COLORS
-    for key, i in enc.TAKE_INDEX.items():
-        if key[0] == "two":
-            mcols[i] = enc.TAKE_INDEX["two", colors[order[colors.index(key[1])]]]
-        else:
-            old = sorted(order[colors.index(c)] for c in key)
-            mcols[i] = enc.TAKE_INDEX[tuple(colors[j] for j in old)]
     return xcols, mcols
 
 
@@ -167,7 +129,7 @@ def losses(model, x, pi, vt):
 
 
 def fit(data, epochs=20, batch=256, lr=1e-3, hidden=(256, 256), value_mix=0.5, holdout=10, seed=1,
-        weight_decay=1e-4, log=print, start=None, colors=False):
+        weight_decay=1e-4, log=print, start=None):
     """Fit a network to ``data`` (:func:`.netdata.build`'s arrays); returns (MLP, figures on the held-out games)."""
     import numpy as np
 
@@ -192,9 +154,6 @@ def fit(data, epochs=20, batch=256, lr=1e-3, hidden=(256, 256), value_mix=0.5, h
         for k in range(nb):
             idx = np.sort(order[k * batch:(k + 1) * batch])
             xc, mc = permutation(rng)
-            if colors:
-                cx, cm = color_permutation(rng.permutation(5))
-                xc, mc = xc[cx], mc[cm]
             xb = x[idx][:, xc]
             pb = pi[idx][:, mc]
             ce, mse, top1, grads = losses(model, xb, pb, vt[idx])
@@ -258,7 +217,6 @@ def main(argv=None):
     ap.add_argument("--hidden", default="256,256", help="hidden layers' widths, multiples of 8")
     ap.add_argument("--value-mix", type=float, default=0.5,
                     help="value target: this share of the search's value, the rest the game's result")
-    ap.add_argument("--colors", action="store_true", help="rename the gem colors at random at every batch")
     ap.add_argument("--holdout", type=int, default=10, help="every Nth game is held out")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
@@ -288,7 +246,7 @@ def main(argv=None):
     print(f"{len(data['x'])} positions from {int(data['game'].max()) + 1 if len(data['game']) else 0} games",
           flush=True)
     model, figures = fit(data, epochs=a.epochs, batch=a.batch, lr=a.lr, hidden=hidden, value_mix=a.value_mix,
-                         holdout=a.holdout, seed=a.seed, start=start, colors=a.colors,
+                         holdout=a.holdout, seed=a.seed, start=start,
                          log=lambda s: print(s, flush=True))
     words = [os.path.basename(w) if os.sep in w else w for w in (argv if argv is not None else sys.argv[1:])]
     meta = {"command": "python -m splendor netfit " + " ".join(words),  # file names, not this machine's folders
