@@ -83,10 +83,12 @@ class NetEvaluator:
         and the softmax over them wait until the search needs them (:func:`splendor.ai.puct.make_leaf`)."""
         out = self.runner.forward(enc.encode(game))
         self.evaluations += 1
-        return _TANH(out[enc.ACTION_COUNT]), partial(_moves_and_priors, game, out)
+        return _TANH(out[enc.ACTION_COUNT]), partial(moves_and_priors, game, out)
 
 
-def _moves_and_priors(game, out):
+def moves_and_priors(game, out):
+    """(the legal moves of ``game``'s action phase, one per move index, their priors): the softmax of the network's
+    outputs ``out`` (a list) over those moves' indices."""
     moves, index = enc.legal_indexed(game)
     logits = [out[i] for i in index]
     top = max(logits)

@@ -31,32 +31,24 @@ from functools import partial
 from ..ai import encoding as enc
 from ..ai import puct
 from ..ai.netfile import read_net
+from ..ai.netrun import moves_and_priors
 from .netnumpy import NumpyRunner
 from ..ai.search import resample
 from ..engine.game import Game, determinize
 
 
-def _moves_and_priors(game, row, np):
-    """The legal moves of ``game`` and their priors: the softmax of the network's outputs ``row`` over them."""
-    moves, index = enc.legal_indexed(game)
-    logits = row[index]
-    e = np.exp(logits - logits.max())
-    return moves, (e / e.sum()).tolist()
-
-
 def _expand(games, net):
     """(moves, priors, value) for each game (action phases), from one batched forward pass."""
-    out = net.forward_batch([enc.encode(g) for g in games])
-    return [(*_moves_and_priors(g, row, net.np), math.tanh(float(row[enc.ACTION_COUNT]))) for g, row in zip(games, out)]
+    out = net.forward_batch([enc.encode(g) for g in games]).tolist()
+    return [(*moves_and_priors(g, row), math.tanh(row[enc.ACTION_COUNT])) for g, row in zip(games, out)]
 
 
 def _leaves(games, net):
     """A tree position (:func:`splendor.ai.puct.make_leaf`) for each game, from one batched forward pass: the value
     now, the moves and priors when the search first walks through it."""
-    np = net.np
-    out = net.forward_batch([enc.encode(g) for g in games])
-    values = [math.tanh(v) for v in out[:, enc.ACTION_COUNT].tolist()]
-    return [puct.make_leaf(g, v, partial(_moves_and_priors, g, row, np)) for g, row, v in zip(games, out, values)]
+    out = net.forward_batch([enc.encode(g) for g in games]).tolist()
+    return [puct.make_leaf(g, math.tanh(row[enc.ACTION_COUNT]), partial(moves_and_priors, g, row))
+            for g, row in zip(games, out)]
 
 
 #: numpy's BLAS threads for one process of this runner: the batches are small (a few hundred numbers a row), extra
