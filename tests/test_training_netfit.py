@@ -106,6 +106,24 @@ def test_a_shuffle_of_the_market_moves_the_input_and_the_move_index_together():
     assert sorted(xc.tolist()) == list(range(enc.INPUTS)) and sorted(mc.tolist()) == list(range(enc.ACTION_COUNT))
 
 
+def test_a_policy_weight_of_zero_leaves_a_positions_targets_out_of_the_fit():
+    rng = np.random.default_rng(2)
+    model = netfit.MLP([enc.INPUTS, 16, enc.ACTION_COUNT + 1], rng)
+    x = rng.random((3, enc.INPUTS), dtype=np.float32)
+    pi_a = np.eye(enc.ACTION_COUNT, dtype=np.float32)[[0, 5, 9]]
+    pi_b = np.eye(enc.ACTION_COUNT, dtype=np.float32)[[0, 5, 40]]  # another target for the last position only
+    vt = np.array([0.5, -0.5, 1.0], np.float32)
+    weights = np.array([1.0, 1.0, 0.0], np.float32)
+
+    def grads(pi, pw):
+        return [g for pair in netfit.losses(model, x, pi, vt, pw)[3] for g in pair]
+    for ga, gb in zip(grads(pi_a, weights), grads(pi_b, weights)):
+        assert np.allclose(ga, gb)  # the last position's policy target moves nothing
+    assert any(not np.allclose(ga, gb) for ga, gb in zip(grads(pi_a, None), grads(pi_b, None)))
+    for ga, gb in zip(grads(pi_a, np.ones(3, np.float32)), grads(pi_a, None)):
+        assert np.allclose(ga, gb)  # weights of 1 are the plain mean
+
+
 def test_a_fit_learns_its_positions_and_writes_a_file_the_expert_plays(selfplay_records, tmp_path):
     records, _ = selfplay_records
     path = tmp_path / "games.jsonl"

@@ -102,8 +102,9 @@ class MLP:
         return m
 
 
-def losses(model, x, pi, vt):
-    """(policy cross-entropy, value squared error, top-1 agreement, gradients) of a batch."""
+def losses(model, x, pi, vt, pw=None):
+    """(policy cross-entropy, value squared error, top-1 agreement, gradients) of a batch; ``pw`` (optional) weighs
+    each position's policy term (the value's terms are all of weight 1)."""
     import numpy as np
 
     hs = model.forward(x)
@@ -112,13 +113,20 @@ def losses(model, x, pi, vt):
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
-    ce = -(pi * np.log(p + 1e-9)).sum(axis=1).mean()
+    ce_rows = -(pi * np.log(p + 1e-9)).sum(axis=1)
+    n = len(x)
+    if pw is None:
+        ce = ce_rows.mean()
+        scale = np.full((n, 1), 1.0 / n, np.float32)
+    else:
+        total = max(float(pw.sum()), 1e-9)
+        ce = float((ce_rows * pw).sum()) / total
+        scale = (pw / total).astype(np.float32)[:, None]
     v = np.tanh(out[:, enc.ACTION_COUNT])
     mse = ((v - vt) ** 2).mean()
     top1 = (logits.argmax(axis=1) == pi.argmax(axis=1)).mean()
-    n = len(x)
     g = np.empty_like(out)
-    g[:, :enc.ACTION_COUNT] = (p - pi) / n
+    g[:, :enc.ACTION_COUNT] = (p - pi) * scale
     g[:, enc.ACTION_COUNT] = 2.0 * (v - vt) * (1.0 - v * v) / n
     grads = []
     for k in range(len(model.W) - 1, -1, -1):
@@ -129,8 +137,10 @@ def losses(model, x, pi, vt):
 
 
 def fit(data, epochs=20, batch=256, lr=1e-3, hidden=(256, 256), value_mix=0.5, holdout=10, seed=1,
-        weight_decay=1e-4, log=print, start=None):
-    """Fit a network to ``data`` (:func:`.netdata.build`'s arrays); returns (MLP, figures on the held-out games)."""
+        weight_decay=1e-4, log=print, start=None, shallow_weight=1.0):
+    """Fit a network to ``data`` (:func:`.netdata.build`'s arrays); returns (MLP, figures on the held-out games).
+    ``shallow_weight``: the policy's weight on decisions of searches under 800 simulations (their values count
+    whole)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -139,6 +149,9 @@ def fit(data, epochs=20, batch=256, lr=1e-3, hidden=(256, 256), value_mix=0.5, h
     te = np.flatnonzero(held)
     x, pi = data["x"], data["pi"]
     vt = (value_mix * data["v"] + (1.0 - value_mix) * data["z"]).astype(np.float32)
+    pw = None
+    if shallow_weight != 1.0 and "sims" in data:
+        pw = np.where(data["sims"] >= 800, 1.0, shallow_weight).astype(np.float32)
     model = MLP.from_net(start) if start is not None else MLP([enc.INPUTS, *hidden, enc.ACTION_COUNT + 1], rng)
     m = [np.zeros_like(w) for w in model.W] + [np.zeros_like(b) for b in model.b]
     s = [np.zeros_like(w) for w in model.W] + [np.zeros_like(b) for b in model.b]
@@ -156,7 +169,7 @@ def fit(data, epochs=20, batch=256, lr=1e-3, hidden=(256, 256), value_mix=0.5, h
             xc, mc = permutation(rng)
             xb = x[idx][:, xc]
             pb = pi[idx][:, mc]
-            ce, mse, top1, grads = losses(model, xb, pb, vt[idx])
+            ce, mse, top1, grads = losses(model, xb, pb, vt[idx], None if pw is None else pw[idx])
             tot[0] += ce
             tot[1] += mse
             tot[2] += top1
@@ -217,6 +230,8 @@ def main(argv=None):
     ap.add_argument("--hidden", default="256,256", help="hidden layers' widths, multiples of 8")
     ap.add_argument("--value-mix", type=float, default=0.5,
                     help="value target: this share of the search's value, the rest the game's result")
+    ap.add_argument("--shallow-weight", type=float, default=1.0,
+                    help="the policy's weight on decisions searched under 800 simulations (default 1)")
     ap.add_argument("--holdout", type=int, default=10, help="every Nth game is held out")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
@@ -246,7 +261,7 @@ def main(argv=None):
     print(f"{len(data['x'])} positions from {int(data['game'].max()) + 1 if len(data['game']) else 0} games",
           flush=True)
     model, figures = fit(data, epochs=a.epochs, batch=a.batch, lr=a.lr, hidden=hidden, value_mix=a.value_mix,
-                         holdout=a.holdout, seed=a.seed, start=start,
+                         holdout=a.holdout, seed=a.seed, start=start, shallow_weight=a.shallow_weight,
                          log=lambda s: print(s, flush=True))
     words = [os.path.basename(w) if os.sep in w else w for w in (argv if argv is not None else sys.argv[1:])]
     meta = {"command": "python -m splendor netfit " + " ".join(words),  # file names, not this machine's folders
