@@ -117,7 +117,7 @@ def losses(model, x, pi, vt, pw=None):
     n = len(x)
     if pw is None:
         ce = ce_rows.mean()
-        scale = np.full((n, 1), 1.0 / n, np.float32)
+        scale = 1.0 / n
     else:
         total = max(float(pw.sum()), 1e-9)
         ce = float((ce_rows * pw).sum()) / total

@@ -37,18 +37,11 @@ from ..ai.search import resample
 from ..engine.game import Game, determinize
 
 
-def _expand(games, net):
-    """(moves, priors, value) for each game (action phases), from one batched forward pass."""
+def _judge(games, net):
+    """For each game (action phases), from one batched forward pass: (the mover's value, a call that gives (the legal
+    moves, their priors)), as ``NetEvaluator.evaluate_later`` gives for one."""
     out = net.forward_batch([enc.encode(g) for g in games]).tolist()
-    return [(*moves_and_priors(g, row), math.tanh(row[enc.ACTION_COUNT])) for g, row in zip(games, out)]
-
-
-def _leaves(games, net):
-    """A tree position (:func:`splendor.ai.puct.make_leaf`) for each game, from one batched forward pass: the value
-    now, the moves and priors when the search first walks through it."""
-    out = net.forward_batch([enc.encode(g) for g in games]).tolist()
-    return [puct.make_leaf(g, math.tanh(row[enc.ACTION_COUNT]), partial(moves_and_priors, g, row))
-            for g, row in zip(games, out)]
+    return [(math.tanh(row[enc.ACTION_COUNT]), partial(moves_and_priors, g, row)) for g, row in zip(games, out)]
 
 
 #: numpy's BLAS threads for one process of this runner: the batches are small (a few hundred numbers a row), extra
@@ -102,8 +95,8 @@ def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy):
                 roots_games.append(base if u == 0 else resample(base, g.current_player, rng))
                 owners.append(k)
         searches = {k: [] for k in live}  # each live game's universes' roots
-        for g, k, got in zip(roots_games, owners, _expand(roots_games, batch)):
-            searches[k].append(puct.make_node(g, *got))
+        for g, k, (value, pending) in zip(roots_games, owners, _judge(roots_games, batch)):
+            searches[k].append(puct.make_node(g, *pending(), value))
         evaluations += len(roots_games)
         for step in range(sims):
             pending = []
@@ -120,12 +113,9 @@ def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy):
                 else:
                     pending.append((path, g))
             if pending:
-                games_ = [g for _, g in pending]
-                kids = _leaves(games_, batch) if lazy else [puct.make_node(g, *got) for g, got in
-                                                           zip(games_, _expand(games_, batch))]
-                for (path, _), kid in zip(pending, kids):
+                for (path, g), (value, later) in zip(pending, _judge([g for _, g in pending], batch)):
                     node, i = path[-1]
-                    node.kids[i] = kid
+                    kid = node.kids[i] = puct.make_leaf(g, value, later) if lazy else puct.make_node(g, *later(), value)
                     puct.backup(path, kid.v0)
                 evaluations += len(pending)
         for k in live:
