@@ -95,8 +95,8 @@ def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy):
                 roots_games.append(base if u == 0 else resample(base, g.current_player, rng))
                 owners.append(k)
         searches = {k: [] for k in live}  # each live game's universes' roots
-        for g, k, (value, pending) in zip(roots_games, owners, _judge(roots_games, batch)):
-            searches[k].append(puct.make_node(g, *pending(), value))
+        for g, k, (value, later) in zip(roots_games, owners, _judge(roots_games, batch)):
+            searches[k].append(puct.make_node(g, *later(), value))
         evaluations += len(roots_games)
         for step in range(sims):
             pending = []
