@@ -41,35 +41,65 @@ def test_same_request_same_answer_with_iterations():
     assert a["action"] == b["action"] and a["explanation"] == b["explanation"]
 
 
-def test_hint_is_the_hard_bots_move_spoken_to_the_person():
+def test_hint_is_the_coachs_best_move_spoken_to_the_person():
+    # The hint is the coach's: the expert's search, the move it judges best, with the moves it weighed most and the
+    # chance each gives (the review's judge: splendor.ai.coach)
+    from splendor.ai import coach
+
     game = splendor.new_game(players=2, seed=14)
-    req = _request(game, level="easy", budget={"iterations": 40})
+    req = _request(game, level="easy", budget={"iterations": 120})
     resp = json.loads(hint_json(req))
-    assert resp["stats"]["level"] == "hard"
-    hard = get_bot("hard").choose(game.observation(0), random.Random(3), {"iterations": 40})
-    assert resp["action"] == str(hard)
+    assert resp["stats"]["level"] == "expert" and resp["stats"]["net"] is True
+    j = coach.judge(game, 0, random.Random(3), 120)
+    assert resp["action"] == str(j.moves[j.best])
+    weighed = resp["weighed"]
+    assert 2 <= len(weighed) <= 3 and weighed[0]["action"] == resp["action"]
+    assert [w["action"] for w in weighed] == [str(a) for a, _, _ in j.ranked(len(weighed))]
+    assert all(0 < w["chance"] < 1 for w in weighed)
+    assert weighed[0]["chance"] == round(j.chance_of(j.moves[j.best])[0], 3)
+    assert "you" in resp["explanation"] or resp["explanation"].split()[0] in ("takes", "buys", "reserves")
     assert json.loads(handle_json(json.dumps({**json.loads(req), "mode": "hint"})))["action"] == resp["action"]
 
 
+def test_hint_at_four_players_weighs_chances_that_sum_over_the_seats():
+    from splendor.ai import coach
+
+    game = splendor.new_game(players=4, seed=14)
+    resp = json.loads(hint_json(_request(game, level="easy", budget={"iterations": 40})))
+    assert resp["stats"]["net"] is False and resp["weighed"][0]["action"] == resp["action"]
+    j = coach.judge(game, 0, random.Random(3), 40)
+    assert resp["action"] == str(j.moves[j.best])
+    for a, _, _ in j.ranked(3):
+        assert abs(sum(j.chance_of(a)) - 1) < 1e-9  # every seat's chance after the move, summing to 1
+
+
 def test_hint_without_budget_uses_the_short_default(monkeypatch):
-    # What the hint thinks with is pinned, not how long this machine took: the hard bot is handed 0.5 s (the page's
-    # request carries no budget), shorter than its own moves' 0.8 s, so that a person asking waits less than a bot.
-    from splendor.ai import Budget, HardBot
+    # What the hint thinks with is pinned, not how long this machine took: the coach is handed 0.5 s (the page's
+    # request carries no budget), shorter than the bots' own moves' 0.8 s, so that a person asking waits less.
+    from splendor.ai import Budget, HardBot, coach
 
     handed = []
-    decide = HardBot.decide
+    judge = coach.judge
 
-    def spy(self, observation, rng, budget=None):
+    def spy(game, seat, rng, budget, *args, **kwargs):
         handed.append(budget)
-        return decide(self, observation, rng, {"iterations": 20})
+        return judge(game, seat, rng, 30, *args, **kwargs)
 
-    monkeypatch.setattr(HardBot, "decide", spy)
+    monkeypatch.setattr(coach, "judge", spy)
     game = splendor.new_game(players=2, seed=15)
     resp = json.loads(hint_json(json.dumps({"turn_id": 1, "observation": game.observation(0)})))
-    assert "error" not in resp and resp["stats"]["level"] == "hard"
+    assert "error" not in resp and resp["stats"]["level"] == "expert"
     assert len(handed) == 1 and isinstance(handed[0], Budget) and handed[0].to_dict() == {"seconds": 0.5}
+    moved = []
+    decide = HardBot.decide
+
+    def spy_bot(self, observation, rng, budget=None):
+        moved.append(budget)
+        return decide(self, observation, rng, {"iterations": 20})
+
+    monkeypatch.setattr(HardBot, "decide", spy_bot)
     move = json.loads(choose_json(_request(game, level="hard")))
-    assert "error" not in move and len(handed) == 2 and handed[1].to_dict() == {"seconds": 0.8}
+    assert "error" not in move and len(moved) == 1 and moved[0].to_dict() == {"seconds": 0.8}
 
 
 @pytest.mark.parametrize("make", [pass_position, return_position, noble_position])

@@ -1,5 +1,6 @@
-"""The game review (splendor/ai/review.py): chances per turn from the evaluator, turns, the position after a turn,
-the better move for a person's turn, chunks, and the check of a stored review."""
+"""The game review (splendor/ai/review.py): chances per turn from the coach's judge, one number per move, the better
+move and the turning points by what a move lost against its mover's best choice, turns, the position after a turn,
+chunks, and the check of a stored review."""
 
 import json
 import random
@@ -7,10 +8,10 @@ import random
 import pytest
 
 import splendor
-from splendor.ai import get_bot
+from splendor.ai import coach, get_bot
 from splendor.ai import review
-from splendor.ai.review import (LearnedEvaluator, assemble, check_review, position_after, review_chunk,
-                                review_evaluator, review_game, review_json, turns_of)
+from splendor.ai.review import (ExpertJudge, assemble, check_review, position_after, review_chunk, review_game,
+                                review_judge, review_json, turning_points, turns_of)
 
 
 def played(players=2, seed=3, levels=("random", "medium", "medium", "medium")):
@@ -33,34 +34,34 @@ def review2(game2):
 
 
 class Stub:
-    """An evaluator that says seat 0 has 0.9 (spread evenly over the others) and plays the first legal move."""
+    """A judge that rates the first legal move 0.8 for its mover and every other 0.4 (the rest of the chance spread
+    evenly over the other seats), and would play the first."""
 
     def __init__(self):
-        self.asked = 0
+        self.asked = []
 
-    def chances(self, game):
-        self.asked += 1
-        n = game.players_count
-        return [0.9] + [0.1 / (n - 1)] * (n - 1)
+    def judgement(self, game, seat, played, key, longer=1):
+        self.asked.append((key, seat, played, longer))
+        j = coach.Judgement()
+        n = game.n
+        j.seat, j.moves = seat, game.legal_actions()
+        j.visits = [10] * len(j.moves)
+        j.chances = [[c if s == seat else (1 - c) / (n - 1) for s in range(n)]
+                     for c in [0.8] + [0.4] * (len(j.moves) - 1)]
+        j.best, j.position, j.iterations, j.net = 0, [1 / n] * n, 10, False
+        return j
 
-    def better_move(self, game, seat):
-        return game.legal_actions()[0], "because the stub says so", 1.0
 
-    def move_chance(self, game, seat, action):
-        return 0.25
-
-
-def test_the_factory_gives_the_experts_value_model():
-    ev = review_evaluator()
-    assert isinstance(ev, LearnedEvaluator)
-    from splendor.ai.learned import load_expert
-    assert ev.model is load_expert()[0]
+def test_the_factory_gives_the_experts_search():
+    judge = review_judge()
+    assert isinstance(judge, ExpertJudge)
+    assert coach.expert().evaluator is not None  # the network's search judges at two players
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_chances_sum_to_one_over_the_players_at_every_position(players):
     g = played(players, seed=10 + players, levels=("medium",) * 4)
-    rev = review_game(g.record(), [0])
+    rev = review_game(g.record(), [0], ExpertJudge(iterations=None if players == 2 else 12))
     assert len(rev["positions"]) == len(turns_of(g.record())) + 1
     for e in rev["positions"]:
         assert len(e["chances"]) == players
@@ -71,31 +72,86 @@ def test_chances_sum_to_one_over_the_players_at_every_position(players):
     assert all(last[s] > 0 for s in g.winners) and sum(last[s] for s in g.winners) == pytest.approx(1, abs=1e-3)
 
 
-def test_the_chances_come_from_the_evaluator(game2, review2):
+def test_one_number_per_move_the_chart_is_the_move_playeds_chance(game2, review2):
+    # the chart's point after a move is the chance the judge gives the move played: what the words say
+    record = game2.record()
+    turns = turns_of(record)
+    judged = 0
+    for t, e in enumerate(review2["positions"][1:-1], 1):
+        if "played" in e:
+            judged += 1
+            assert e["chances"][turns[t - 1][2]] == e["played"]
+            assert e["best"] >= e["played"]
+    assert judged >= len(turns) - 3
+
+
+def test_each_turn_is_judged_once_from_its_movers_view(game2):
     record = game2.record()
     stub = Stub()
     rev = review_game(record, [0], stub)
-    assert stub.asked == len(rev["positions"])
-    assert {tuple(e["chances"]) for e in rev["positions"]} == {(0.9, 0.1)}
-    # the real evaluator's chances are its model's reading of each replayed position
-    ev = review_evaluator()
-    g = position_after(record, 5)
-    expect = ev.model.win_chances(g)
-    got = review2["positions"][5]["chances"]
-    assert got == pytest.approx([x / sum(expect) for x in expect], abs=1e-4)
-    assert got != review2["positions"][6]["chances"]
+    turns = turns_of(record)
+    asked = {key: (seat, move) for key, seat, move, longer in stub.asked if move is not None and longer == 1}
+    # a move that loses against the best choice is judged again, longer, before a better move is named
+    again = [key for key, _, move, longer in stub.asked if longer == review.CONFIRM]
+    assert again and all(key in asked for key in again)
+    g = splendor.new_game(players=2, seed=3)
+    choices = 0
+    for t, (first, end, mover) in enumerate(turns):
+        if len(g.legal_actions()) > 1:  # (a forced pass has nothing to judge)
+            choices += 1
+            seat, move = asked[f"3:{t}"]
+            assert seat == mover and str(move) == record["actions"][first]
+        for text in record["actions"][first:end]:
+            g.apply(text)
+    # the deal's point is the first judgement's reading: no search of its own; a turn without a choice is read once
+    assert len(asked) == choices and len(stub.asked) == len(turns) + len(again)
+    for t, e in enumerate(rev["positions"][1:-1], 1):
+        first, _, seat = turns[t - 1]
+        g = position_after(record, t - 1)
+        if len(g.legal_actions()) == 1:
+            assert "played" not in e  # nothing to choose: the judge's reading of the position it leaves
+            continue
+        is_first = record["actions"][first] == str(g.legal_actions()[0])
+        assert e["played"] == (0.8 if is_first else 0.4) and e["best"] == 0.8
+        if is_first:
+            assert e["better"] is None
+        else:  # the stub's best is the first legal move: named, with its chance, spoken to "you" for seat 0
+            assert e["better"]["action"] == str(g.legal_actions()[0]) and e["better"]["chance"] == 0.8
+            assert e["better"]["words"].split()[0] in ("buys", "takes", "reserves")
 
 
-def test_the_stub_evaluators_better_move_is_named_for_the_persons_turns_only(game2):
-    record = game2.record()
-    rev = review_game(record, [0], Stub())
-    for t, e in enumerate(rev["positions"][1:], 1):
-        seat = rev["moves"][t - 1]["seat"]
-        if seat == 0 and e.get("better"):
-            assert e["better"]["words"] == "because the stub says so" and e["better"]["chance"] == 1.0
-            assert e["played"] == 0.25
-        if seat != 0:
-            assert "better" not in e
+def test_turning_points_are_the_biggest_losses_of_movers_whose_chance_fell():
+    moves = [{"seat": s % 2, "actions": ["x"]} for s in range(7)]
+
+    def entry(c0, played=None, best=None):
+        e = {"chances": [c0, 1 - c0]}
+        if played is not None:
+            e.update(played=played, best=best, better=None if best - played < review.BETTER_MARGIN else
+                     {"action": "a", "words": "w", "chance": best})
+        return e
+    # seat 0 moves at turns 1, 3, 5; seat 1 at 2, 4, 6 (its chance is 1 - c0)
+    entries = [entry(0.5), entry(0.4, 0.4, 0.6), entry(0.3, 0.7, 0.75), entry(0.35, 0.35, 0.5),
+               entry(0.2, 0.8, 0.81), entry(0.3, 0.3, 0.45), entry(0.5, 0.5, 0.6), entry(0.0, 0.3, 0.6)]
+    got = turning_points(moves, entries, [0])
+    # turn 1: lost 0.2, chance fell; turn 2: lost 0.05, seat 1's chance 0.6 -> 0.7 rose: not a turning point;
+    # turn 3: lost 0.15 and seat 0's chance rose 0.3 -> 0.35: not; turn 4: lost 0.01 (< margin); turn 5: lost 0.15,
+    # 0.2 -> 0.3 rose: not; turn 6: lost 0.1, seat 1's chance 0.7 -> 0.5 fell; turn 7, the last (its point is the
+    # result, not the judge's chance of the move): not
+    assert [tp["turn"] for tp in got] == [1, 6]
+    assert got[0] == {"turn": 1, "mover": 0, "from": 0.5, "to": 0.4, "better": entries[1]["better"],
+                      "played": 0.4, "best": 0.6}
+
+
+def test_the_move_played_gets_its_own_subtree():
+    g = played(2, seed=21, levels=("medium", "medium"))
+    record = g.record()
+    game = position_after(record, 6)
+    seat = game.current_player
+    worst = min(game.legal_actions(), key=lambda a: (a.kind != "reserve", str(a)))
+    j = coach.judge(game, seat, random.Random(1), 60, worst)
+    assert j.visits[j.index(worst)] >= coach.FORCE_VISITS[2]
+    assert sum(j.visits) >= 60
+    assert abs(sum(j.chance_of(worst)) - 1) < 1e-9
 
 
 def test_turns_group_returns_and_nobles_with_the_move_before(game2):
@@ -126,13 +182,12 @@ def test_a_position_stepped_to_is_the_engines_replay(game2):
 
 
 def test_a_persons_weak_moves_get_a_better_move_with_words(review2):
-    """Seat 0 played at random: the evaluator finds better moves, says why, and gives more chance."""
+    """Seat 0 played at random: the judge finds better moves, says why, and gives more chance."""
     betters = [(t, e) for t, e in enumerate(review2["positions"]) if e.get("better")]
-    assert len(betters) >= 3
+    assert len([t for t, _ in betters if review2["moves"][t - 1]["seat"] == 0]) >= 3
     for t, e in betters:
         b = e["better"]
-        assert review2["moves"][t - 1]["seat"] == 0
-        assert b["chance"] >= e["played"] + review.BETTER_MARGIN
+        assert b["chance"] >= e["played"] + review.BETTER_MARGIN and b["chance"] == e["best"]
         assert b["words"].split()[0] in ("buys", "takes", "reserves")
         assert b["action"] != review2["moves"][t - 1]["actions"][0]
     turning = review2["turning"]
@@ -164,7 +219,7 @@ def test_a_stored_review_is_checked_against_its_game(game2, review2):
 
     bad = [
         None, [], "text", {"format": "x"},
-        broken(lambda d: d.update(version=2)),
+        broken(lambda d: d.update(version=1)),
         broken(lambda d: d["positions"].pop()),
         broken(lambda d: d["positions"][3].update(chances=[0.7, 0.7])),
         broken(lambda d: d["positions"][3].update(chances=["a", 1])),
@@ -173,7 +228,8 @@ def test_a_stored_review_is_checked_against_its_game(game2, review2):
         broken(lambda d: d["moves"][2].update(actions=["pass"])),
         broken(lambda d: d.update(people=["me"])),
         broken(lambda d: d.update(actions=3)),
-        broken(lambda d: d.update(judge="an older evaluator")),
+        broken(lambda d: d.update(judge="expert-value-model/lookahead-1")),
+        broken(lambda d: d["positions"][3].update(played=2)),
     ]
     betters = [t for t, e in enumerate(review2["positions"]) if e.get("better")]
     bad.append(broken(lambda d: d["positions"][betters[0]]["better"].update(chance=7)))

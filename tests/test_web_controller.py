@@ -318,6 +318,28 @@ def test_hint_request_and_reply():
     assert app.awaiting is None  # a hint is not a bot's turn
 
 
+def test_a_hint_names_the_moves_the_expert_weighed_with_their_chances():
+    app = started()
+    app.act("hint", {})
+    req = app.hint_request()
+    assert req["level"] == "expert"
+    reply = {"turn_id": req["turn_id"], "action": "take white blue green", "explanation": "",
+             "weighed": [{"action": "take white blue green", "chance": 0.534},
+                         {"action": "take2 red", "chance": 0.451}, {"action": "take white blue red", "chance": 0.49}]}
+    assert app.hint_reply(reply) == "applied"
+    line = "Chance to win: 53%; also weighed: take white, blue and red 49%, take two red 45%."
+    assert app.hint["weighed"] == line
+    assert f'<span class="hint-weighed" id="hint-weighed">{line}</span>' in view.render(app)
+    # a list that does not start with the hinted move, or holds a move that is not legal, is left out
+    for bad in ([{"action": "take2 red", "chance": 0.5}], [{"action": "take white blue green", "chance": 0.5},
+                                                          {"action": "buy 9.9", "chance": 0.4}],
+                [{"action": "take white blue green", "chance": 7}], "junk"):
+        app.act("hint", {})
+        req = app.hint_request()
+        assert app.hint_reply({**reply, "turn_id": req["turn_id"], "weighed": bad}) == "applied"
+        assert app.hint["weighed"] == "" and "hint-weighed" not in view.render(app)
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_more_players_rotate_through_the_bots(players):
     app = started(opponents=players - 1)

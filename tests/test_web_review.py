@@ -105,7 +105,15 @@ def test_the_person_is_told_a_better_move_and_why(finished):
     people_turns = [tp for tp in data["turning"] if tp["mover"] == 0 and tp.get("better")]
     assert people_turns
     html = view.render(app)
-    assert "Better:" in html and "Looking one reply ahead, it gives a" in html
+    assert "Better:" in html and "Your chance with it: " in html and "with the move played." in html
+    # the turning points: moves that lost most against their player's best choice, in plain words
+    turning = html.split('id="rv-turning-title"')[1]
+    assert "You moved: your chance went from" in turning
+    for tp in data["turning"]:
+        name = "You" if tp["mover"] == 0 else "Bot 1"
+        assert f'{name} moved: {"your" if name == "You" else "Bot 1’s"} chance went from {round(100 * tp["from"])}% ' \
+               f'to {round(100 * tp["to"])}%.' in turning
+        assert f'{round(100 * tp["best"])}%, against {round(100 * tp["played"])}% with the move played.' in turning
     app.act("review-close", {})
 
 

@@ -53,14 +53,26 @@ def review_seconds(record):
     return time.perf_counter() - t0, review
 
 
+def backend():
+    """The network's backend, as the page's worker (the WebAssembly kernel) or the arenas (numpy) run it."""
+    if sys.platform == "emscripten":
+        from splendor.web import wasm_net  # noqa: F401  (registers the kernel)
+    else:
+        import splendor.training.netnumpy  # noqa: F401
+
+
 def report(record=None):
+    backend()
     record = record or sixty_turns()
     review_seconds(record)  # the first run reads the model's file and warms the imports
     secs, review = review_seconds(record)
     turns = len(review["moves"])
     better = sum(1 for p in review["positions"] if p.get("better"))
     where = "Pyodide, Python" if sys.platform == "emscripten" else "CPython"
-    return (f"{where} {sys.version.split()[0]}: review of a {turns}-turn 2-player game "
+    from splendor.ai import coach
+    ev = coach.expert().evaluator
+    net = f"the network on {ev.runner.name}" if ev is not None else "no network: the tree search judged"
+    return (f"{where} {sys.version.split()[0]} ({net}): review of a {turns}-turn 2-player game "
             f"({review['actions']} actions) in {secs:.2f} s ({1000 * secs / (turns + 1):.1f} ms a position, "
             f"pieces of {PIECE}); {better} better moves named, {len(review['turning'])} turning points")
 

@@ -1,14 +1,24 @@
-"""How good the review's chances are: their calibration on held-out games (games the value model was not fitted on).
+"""How good the review's chances are: calibration, log loss and zigzag on held-out games, the review's judge (the
+expert's search, :func:`splendor.ai.review.review_judge`) beside the value model that judged reviews before it.
 
-    python3 tools/review_calibration.py [--games 300] [--seed 500000] [--bots medium,medium]
+    python3 tools/review_calibration.py [--players 2] [--games 300] [--seed 500000] [--bots hard,medium]
+                                        [--judges review,value-model] [--fit]
 
-Plays ``--games`` 2-player games between the named bots on the deals ``--seed``, ``--seed`` + 1, ... (the training
-command plays the deals ``arena.game_seed("train-N", k)``, drawn from 2^31 seeds, so these are other deals), reads
-every position after every turn with the review's evaluator (``splendor.ai.review.review_evaluator``, the chances the
-chart shows) and prints, for each band of chance, how many positions were given it and how many of those were won by
-the seat given it: a calibrated evaluator's seats given 70% win about 70% of the time. Also prints the log loss and
-the Brier score, beside a constant 50% as the baseline, and how much the chart's line zigzags. A shared victory counts
-as half a win.
+Plays ``--games`` games between the named bots (filling the seats in rotation; the hard bot on 40 iterations a move)
+on the deals ``--seed``, ``--seed`` + 1, ... (the training commands play the deals ``arena.game_seed("train-N",
+k)``, drawn from 2^31 seeds, so these are other deals) and reads every position after every turn with each judge:
+``review`` is the chart a review draws (:func:`splendor.ai.review.review_game`), ``value-model`` is the expert's
+learned value model read at each position (the seats' chances scaled to sum to 1), the review's judge before this
+one. For each judge it prints, for each band of chance, how many (position, seat) pairs were given it and how many
+of those the seat won (a calibrated judge's seats given 70% win about 70% of the time), the log loss and the Brier
+score beside a constant 1/players as the baseline, the zigzag (the mean over the seats' lines of
+|next - 2 x this + previous|: a line that rises and falls with whose turn it is bends most) and, for the review,
+how many turning points were moves of a seat whose chance rose (there should be none). A shared victory counts as a
+share of a win.
+
+``--fit`` chooses the review's temperature (``splendor.ai.coach.TEMPERATURE``): the review's chances are read raw
+(temperature 1) and the log loss and zigzag printed for each power, the least log loss marked. Fit on other deals
+than the measurement's (``--seed 600000``).
 """
 
 import argparse
@@ -21,68 +31,145 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import splendor  # noqa: E402
+import splendor.training.netnumpy  # noqa: E402,F401  (the network on numpy, as the arenas run it)
 from splendor.ai import get_bot  # noqa: E402
-from splendor.ai.review import review_evaluator, turns_of  # noqa: E402
+from splendor.ai.learned import load_expert  # noqa: E402
+from splendor.ai.review import review_game, turns_of  # noqa: E402
 
 BANDS = [(0.0, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9),
          (0.9, 1.0001)]
 
 
-def play(seed, levels):
-    g = splendor.new_game(players=2, seed=seed)
-    bots = [get_bot(level) for level in levels]
+def play(seed, levels, players):
+    g = splendor.new_game(players=players, seed=seed)
+    bots = [get_bot(levels[s % len(levels)]) for s in range(players)]
     rng = random.Random(seed)
     while not g.is_over:
         seat = g.current_player
-        g.apply(bots[seat].choose(g.observation(seat), rng, {"iterations": 40} if levels[seat] in ("hard", "expert")
+        level = levels[seat % len(levels)]
+        g.apply(bots[seat].choose(g.observation(seat), rng, {"iterations": 40} if level in ("hard", "expert")
                                   else None))
     return g
 
 
+def value_model_line(record, model):
+    """Every seat's chance after every turn by the value model (the review's judge before the expert's search)."""
+    game = splendor.new_game(players=record["players"], seed=record["seed"])
+    out = []
+    for first, end, _ in turns_of(record):
+        for text in record["actions"][first:end]:
+            game.apply(text)
+        ch = list(model.win_chances(game))
+        total = sum(ch)
+        out.append([x / total for x in ch] if total > 0 else [1 / len(ch)] * len(ch))
+    return out
+
+
+class Tally:
+    def __init__(self, name):
+        self.name = name
+        self.rows = []  # (chance given, result) per seat of every position after a turn, the end left out
+        self.bends = []
+        self.gainers = 0
+        self.turning = 0
+
+    def add(self, line, won):
+        n = len(won)
+        for ch in line[:-1]:
+            self.rows.extend((ch[s], won[s]) for s in range(n))
+        for s in range(n):
+            xs = [ch[s] for ch in line[:-1]]
+            self.bends.extend(abs(xs[i + 1] - 2 * xs[i] + xs[i - 1]) for i in range(1, len(xs) - 1))
+
+    def report(self, n):
+        rows = self.rows
+        print(f"-- {self.name}: {len(rows)} (position, seat) pairs")
+        print(f"{'chance given':>14} {'pairs':>8} {'mean given':>11} {'won':>7}")
+        for lo, hi in BANDS:
+            band = [(p, y) for p, y in rows if lo <= p < hi]
+            if band:
+                print(f"{lo:>6.0%} - {min(hi, 1):>4.0%} {len(band):>8} {sum(p for p, _ in band) / len(band):>11.1%} "
+                      f"{sum(y for _, y in band) / len(band):>7.1%}")
+        eps = 1e-6
+        loss = -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps)) for p, y in rows) / len(rows)
+        brier = sum((p - y) ** 2 for p, y in rows) / len(rows)
+        base = 1 / n
+        base_loss = -(base * math.log(base) + (1 - base) * math.log(1 - base))
+        print(f"log loss {loss:.4f} (constant {base:.0%}: {base_loss:.4f}); Brier {brier:.4f} "
+              f"(constant: {base * (1 - base):.4f})")
+        print(f"zigzag {sum(self.bends) / len(self.bends):.4f} (mean |next - 2 x this + previous| over the seats' "
+              "lines)")
+        if self.turning:
+            print(f"turning points {self.turning}, of a seat whose chance rose: {self.gainers}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=500000)
-    ap.add_argument("--bots", default="medium,medium")
+    ap.add_argument("--bots", default="hard,medium")
+    ap.add_argument("--judges", default="review,value-model")
+    ap.add_argument("--fit", action="store_true", help="print the log loss and zigzag of each temperature")
     args = ap.parse_args(argv)
+    if args.fit:
+        return fit(args)
     levels = args.bots.split(",")
-    ev = review_evaluator()
-    rows = []  # (chance given, result) for both seats of every position after a turn, the end left out
-    bends = []  # how much the first seat's line bends at each position: |next - 2 x this + previous|
+    judges = args.judges.split(",")
+    model = load_expert()[0] if "value-model" in judges else None
+    tallies = {j: Tally({"review": "the review's judge (the expert's search)",
+                         "value-model": "the value model (the review's judge before)"}[j]) for j in judges}
     t0 = time.perf_counter()
+    n = args.players
     for k in range(args.games):
-        g = play(args.seed + k, levels)
+        g = play(args.seed + k, levels, n)
         record = g.record()
-        won = [(1.0 / len(g.winners)) if s in g.winners else 0.0 for s in range(2)]
-        game = splendor.new_game(players=2, seed=record["seed"])
-        line = []
-        for first, end, _ in turns_of(record)[:-1]:
-            for text in record["actions"][first:end]:
-                game.apply(text)
-            ch = ev.chances(game)
-            rows.extend((ch[s], won[s]) for s in range(2))
-            line.append(ch[0])
-        bends.extend(abs(line[i + 1] - 2 * line[i] + line[i - 1]) for i in range(1, len(line) - 1))
+        won = [(1.0 / len(g.winners)) if s in g.winners else 0.0 for s in range(n)]
+        if "review" in tallies:
+            review = review_game(record, [])
+            line = [p["chances"] for p in review["positions"][1:]]
+            tallies["review"].add(line, won)
+            for tp in review["turning"]:
+                tallies["review"].turning += 1
+                if tp["to"] >= tp["from"]:
+                    tallies["review"].gainers += 1
+        if "value-model" in tallies:
+            tallies["value-model"].add(value_model_line(record, model), won)
     secs = time.perf_counter() - t0
-    print(f"{ev.name}: {args.games} held-out games ({' vs '.join(levels)}, "
-          f"seeds {args.seed}-{args.seed + args.games - 1}), "
-          f"{len(rows) // 2} positions after a turn (both seats counted), {secs:.0f} s")
-    print(f"{'chance given':>14} {'positions':>10} {'mean given':>11} {'won':>7}")
-    for lo, hi in BANDS:
-        band = [(p, y) for p, y in rows if lo <= p < hi]
-        if band:
-            print(f"{lo:>6.0%} - {min(hi, 1):>4.0%} {len(band):>10} {sum(p for p, _ in band) / len(band):>11.1%} "
-                  f"{sum(y for _, y in band) / len(band):>7.1%}")
-    seventy = [(p, y) for p, y in rows if 0.65 <= p < 0.75]
-    if seventy:
-        won = sum(y for _, y in seventy) / len(seventy)
-        print(f"given 65-75% (about 70%): {len(seventy)} positions, won {won:.1%}")
-    eps = 1e-6
-    loss = -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps)) for p, y in rows) / len(rows)
-    brier = sum((p - y) ** 2 for p, y in rows) / len(rows)
-    print(f"log loss {loss:.4f} (constant 50%: {math.log(2):.4f}); Brier {brier:.4f} (constant 50%: 0.2500)")
-    print(f"zigzag: a line bends by {sum(bends) / len(bends):.3f} a position on average (|next - 2 x this + previous|; "
-          "a line that jumps up and down from turn to turn by whose turn it is bends most)")
+    print(f"{args.games} held-out {n}-player games ({', '.join(levels)} in rotation, seeds {args.seed}-"
+          f"{args.seed + args.games - 1}), {secs:.0f} s")
+    for t in tallies.values():
+        t.report(n)
+
+
+POWERS = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2)
+
+
+def fit(args):
+    from splendor.ai import coach
+
+    n = args.players
+    coach.TEMPERATURE[n] = 1.0
+    levels = args.bots.split(",")
+    games = []
+    for k in range(args.games):
+        g = play(args.seed + k, levels, n)
+        won = [(1.0 / len(g.winners)) if s in g.winners else 0.0 for s in range(n)]
+        games.append(([p["chances"] for p in review_game(g.record(), [])["positions"][1:]], won))
+    rows = []
+    for power in POWERS:
+        t = Tally("")
+        for line, won in games:
+            t.add([coach.calibrated(ch, power) for ch in line], won)
+        eps = 1e-6
+        loss = -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps)) for p, y in t.rows) / len(t.rows)
+        rows.append((loss, power, sum(t.bends) / len(t.bends)))
+    best = min(rows)[1]
+    print(f"the review's chances at each temperature, {args.games} {n}-player games ({', '.join(levels)}, seeds "
+          f"{args.seed}-{args.seed + args.games - 1})")
+    for loss, power, zigzag in sorted(rows, key=lambda r: r[1]):
+        mark = "  <- least log loss" if power == best else ""
+        print(f"power {power:.1f}: log loss {loss:.4f}, zigzag {zigzag:.4f}{mark}")
 
 
 if __name__ == "__main__":

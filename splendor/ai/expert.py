@@ -105,14 +105,14 @@ class ExpertBot(HardBot):
             info["prior"] = round(prior[best], 3)
         return action, info
 
-    def _tree_decide(self, game, seat, rng, budget, legal):
-        scored = self.scorer.scores(game, seat, legal)
+    def tree_setup(self, game, seat, scored, extra=()):
+        """What the tree search needs at ``game``'s root: (its candidate moves, their priors or None, the policy that
+        steers the choices below the root or None, the playouts' horizon). ``extra``: moves that must be among the
+        candidates (a move that wins at once; for the coach, the move played)."""
         cands = self._candidates(game, seat, scored)
-        # A move with which the game ends and the seat alone wins is played whatever the search says (a move that wins
-        # later can look as good to it); the search still runs, its figures say what it saw.
-        win = _win_now(game, seat, scored, self.scorer)
-        if win is not None and win not in cands:
-            cands.append(win)
+        for a in extra:
+            if a is not None and a not in cands:
+                cands.append(a)
         priors = inner = None
         settings = DEFAULT_SEARCH
         if self.policy is not None and len(game.player_list) == self.policy.players:
@@ -130,7 +130,14 @@ class ExpertBot(HardBot):
         if below and priors is not None:
             inner = self.policy
         turns = self.tree_horizon if self.tree_horizon is not None else settings["horizon"]
-        horizon = self._horizon(game, turns)
+        return cands, priors, inner, self._horizon(game, turns)
+
+    def _tree_decide(self, game, seat, rng, budget, legal):
+        scored = self.scorer.scores(game, seat, legal)
+        # A move with which the game ends and the seat alone wins is played whatever the search says (a move that wins
+        # later can look as good to it); the search still runs, its figures say what it saw.
+        win = _win_now(game, seat, scored, self.scorer)
+        cands, priors, inner, horizon = self.tree_setup(game, seat, scored, (win,))
         clock = budget.clock()
         best, stats, depth = _tree.search(self, game, seat, cands, rng, clock, horizon, priors, inner)
         if self.record is not None and clock.n:

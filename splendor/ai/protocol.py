@@ -11,8 +11,11 @@ The page sends the observation of the seat to act (``game.observation(seat)``) a
 
 ``turn_id`` (any JSON number or string) is echoed so the page can drop a late answer for an old position. ``seed``
 defaults to 0 and ``budget`` to the level's browser default (:data:`DEFAULT_BUDGETS`). ``hint_json`` answers the same
-request shape with what the hard bot would play for the person (``level`` is ignored), on a shorter budget, and
-speaks to the person ("it brings you to ..."); ``choose_json`` speaks about the bot ("it brings them to ...").
+request shape with what the expert would play for the person (``level`` is ignored: the coach's judge,
+:mod:`splendor.ai.coach`, the one the game review asks too), on a shorter budget, and speaks to the person ("it
+brings you to ..."); its answer also has ``weighed``, the moves the expert's search tried most, best first, with the
+chance to win each gives (``[{"action", "chance"}]``, at most :data:`HINT_WEIGHED`); ``choose_json`` speaks about
+the bot ("it brings them to ...").
 ``focus`` names what the move is about, for the page to highlight: the card bought or reserved, or the card a take
 brings nearest, and the token colors taken, paid or returned (a guided first turn can point at both).
 Both are also reachable through ``handle_json`` with ``"mode": "move"`` or ``"hint"``.
@@ -35,9 +38,12 @@ DEFAULT_BUDGETS = {
     "hard": Budget(seconds=0.8),
     "expert": Budget(seconds=0.8),
 }
-#: The hint: what the hard bot would play, thought over for a shorter time.
+#: The hint: what the expert would play, thought over for a shorter time (in Pyodide about 1,300 simulations of the
+#: network's search at two players; the hint's answer is on screen within a second on a desktop, two on a phone).
 HINT_BUDGET = Budget(seconds=0.5)
-HINT_LEVEL = "hard"
+HINT_LEVEL = "expert"
+#: The moves a hint names with their chances: the one it advises and the next ones the expert weighed.
+HINT_WEIGHED = 3
 
 
 class RequestError(ValueError):
@@ -90,10 +96,13 @@ def _answer(req, mode):
         budget = Budget.parse(req.get("budget"), default)
     except ValueError as exc:
         raise RequestError(str(exc)) from None
-    bot = get_bot(level)
     t0 = time.perf_counter()
     try:
-        action, info = bot.decide(obs, random.Random(seed), budget)
+        if mode == "hint":
+            from .coach import advise
+            action, info = advise(obs, random.Random(seed), budget.started())
+        else:
+            action, info = get_bot(level).decide(obs, random.Random(seed), budget)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise RequestError(f"the observation cannot be played from: {exc}") from None
     seconds = time.perf_counter() - t0
@@ -107,7 +116,21 @@ def _answer(req, mode):
               "position_chance"):
         if k in info:
             stats[k] = info[k]
-    return {"turn_id": tid, "action": str(action), "explanation": sentence, "focus": details, "stats": stats}
+    out = {"turn_id": tid, "action": str(action), "explanation": sentence, "focus": details, "stats": stats}
+    if mode == "hint":
+        out["weighed"] = weighed(info, action)
+    return out
+
+
+def weighed(info, action):
+    """The moves the search tried most (``info["candidates"]``), the move played first: ``[{"action", "chance"}]``
+    with the chance each gives the mover, at most :data:`HINT_WEIGHED`; [] for a move without a search."""
+    seen = [c for c in info.get("candidates", ()) if isinstance(c.get("value"), (int, float))]
+    first = [c for c in seen if c["action"] == str(action)]
+    rest = [c for c in seen if c["action"] != str(action)]
+    if not first:
+        return []
+    return [{"action": c["action"], "chance": round(float(c["value"]), 3)} for c in (first + rest)[:HINT_WEIGHED]]
 
 
 def handle_json(request_text, mode=None):
@@ -132,5 +155,5 @@ def choose_json(request_text):
 
 
 def hint_json(request_text):
-    """What the hard bot would play for the person (see the module text)."""
+    """What the expert would play for the person (see the module text)."""
     return handle_json(request_text, "hint")

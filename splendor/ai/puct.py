@@ -193,9 +193,10 @@ def _leaf(game, evaluator):
     return make_leaf(game, *later(game))
 
 
-def select(root, c_puct, fpu):
+def select(root, c_puct, fpu, forced=None):
     """Walk down from ``root`` by PUCT to a move not yet followed (or an end): (the path of (position, move index),
-    the game after that move with its turn ended, or None when the walk ended at a known end)."""
+    the game after that move with its turn ended, or None when the walk ended at a known end). ``forced``: the
+    root's move index to take first, whatever PUCT says (the walks below it choose by PUCT)."""
     node = root
     path = []
     while True:
@@ -203,17 +204,20 @@ def select(root, c_puct, fpu):
             return path, None
         if node.pending is not None:
             _open(node)
-        N, W, P = node.N, node.W, node.P
-        first = (node.v0 if node.mover == 0 else -node.v0) - fpu
-        c = c_puct * _SQRT(node.n or 1)
-        best = -1e9
-        bi = 0
-        for i in range(len(P)):
-            n = N[i]
-            u = (W[i] / n if n else first) + c * P[i] / (1 + n)
-            if u > best:
-                best = u
-                bi = i
+        if forced is not None:
+            bi, forced = forced, None
+        else:
+            N, W, P = node.N, node.W, node.P
+            first = (node.v0 if node.mover == 0 else -node.v0) - fpu
+            c = c_puct * _SQRT(node.n or 1)
+            best = -1e9
+            bi = 0
+            for i in range(len(P)):
+                n = N[i]
+                u = (W[i] / n if n else first) + c * P[i] / (1 + n)
+                if u > best:
+                    best = u
+                    bi = i
         path.append((node, bi))
         kid = node.kids[bi]
         if kid is None:
@@ -233,9 +237,10 @@ def backup(path, v0):
         nd.n += 1
 
 
-def _simulate(root, evaluator, c_puct, fpu):
-    """One walk from ``root`` to a new position (or an end), and the value back up the path; the path's length."""
-    path, g = select(root, c_puct, fpu)
+def _simulate(root, evaluator, c_puct, fpu, forced=None):
+    """One walk from ``root`` to a new position (or an end), and the value back up the path; the path's length.
+    ``forced``: the root's move index the walk starts with (:func:`select`)."""
+    path, g = select(root, c_puct, fpu, forced)
     if g is None:
         v0 = (path[-1][0].kids[path[-1][1]] if path else root).v0
     else:
@@ -246,10 +251,15 @@ def _simulate(root, evaluator, c_puct, fpu):
     return len(path)
 
 
-def search(game, seat, evaluator, params, rng, clock):
+def search(game, seat, evaluator, params, rng, clock, force=None):
     """Search ``game`` (an action phase of ``seat``, determinized) until ``clock`` is done. Returns (the root's
     moves, their priors, per move [visits, summed value of ``seat`` in [-1, 1]], the evaluator's value of the root
-    for ``seat``, the longest walk)."""
+    for ``seat``, the longest walk).
+
+    ``force`` (the coach's judgement of a move played, :mod:`splendor.ai.coach`): (a root move index, visits): once
+    the clock is done, walks that start with that move are added, the universes in turn, until it has at least
+    that many visits over them all, so that its value is read from a subtree of its own and not from a move the
+    search hardly tried."""
     roots = [_node(game if k == 0 else resample(game, seat, rng), evaluator) for k in range(params.universes)]
     first = roots[0]
     c_puct, fpu = params.c_puct, params.fpu
@@ -262,6 +272,12 @@ def search(game, seat, evaluator, params, rng, clock):
             deepest = depth
         k += 1
         clock.tick()
+    if force is not None:
+        i, want = force
+        while sum(r.N[i] for r in roots) < want:
+            depth = _simulate(roots[k % u], evaluator, c_puct, fpu, i)
+            deepest = max(deepest, depth)
+            k += 1
     # The root's moves depend only on what the seat sees, so they are the same in every universe.
     stats = [[0, 0.0] for _ in first.moves]
     for r in roots:

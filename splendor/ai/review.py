@@ -1,115 +1,78 @@
-"""A finished game's review: each seat's chance to win after every turn, the turns where a chance fell most, and for
-the people's own turns the move the evaluator likes better, in the bots' words, with the chance each gives.
+"""A finished game's review: each seat's chance to win after every turn, and for every turn the move the expert
+would have played when it rates that move better, in the bots' words, with the chance each gives; the turning
+points are the turns whose movers lost most against their best choice.
 
-Everything the review knows of the game comes from one evaluator, made by :func:`review_evaluator` (the strongest
-the project has; swap that function's body to review with a better one). An evaluator is any object with
+Everything the review knows of the game comes from one judge, the coach's (:func:`splendor.ai.coach.judge`: the
+expert's own search, the judge behind the hint too). Every turn played from an action phase is judged once, from
+its mover's view, with the move played forced to a subtree of its own; that one judgement gives
 
-- ``chances(game) -> [float]``: each seat's chance to win the position, summing to 1 over the seats (the result
-  itself once the game is over);
-- ``better_move(game, seat) -> (action, words, chance)``: for the seat to act in ``game``, the move it rates best,
-  a sentence saying why (``explain``'s, to the person: "buys ...: it brings you to 9 points") and the chance it
-  gives ``seat``;
-- ``move_chance(game, seat, action) -> float``: the chance ``action`` gives ``seat``, judged as ``better_move``
-  judges its moves (the move played is compared with the better move this way).
+- the chart's point after the turn: every seat's chance after the move played (one number per move: what the chart
+  shows is what the words say);
+- the mover's best choice (the move the expert would play) and its chance, the same search's;
+- so the loss of the move: the best choice's chance less the move played's, by the same judge.
+
+The deal's point is the first judgement's reading of the position. A turn with nothing to choose (a forced pass, a
+noble veto) is not judged: the point after it is the judge's reading of the position it leaves. A finished game's
+last point is its result (a shared victory split).
 
 A *turn* is a seat's main action with the returns and the noble choice that follow it (a noble veto is a turn of
 its own). The review is plain JSON (:func:`review_game`), computed in pieces (:func:`review_chunk`, what the page's
 worker answers, so the page shows progress and can stop between pieces) and put together by :func:`assemble`; a
-stored review is checked against its game by :func:`check_review` before it is shown again. Standard library and
-the engine only: it runs in the page's worker on Pyodide.
+stored review is checked against its game by :func:`check_review` before it is shown again, and one by another
+judge (:data:`JUDGE`) is computed again. Standard library and the engine only: it runs in the page's worker on
+Pyodide.
 """
 
 import json
+import random
 
 from ..engine import parse_action
 from ..engine.game import replay
+from . import coach
 from .explain import explain_details
 from .heuristic import result_share
 
 FORMAT = "splendor-review"
-VERSION = 1
+VERSION = 2
 #: The judge a review was computed with, stored in it: a stored review by another judge is computed again. Change it
-#: with the body of :func:`review_evaluator` (or with its judgement: a new model, other settings).
-JUDGE = "expert-value-model/lookahead-1"
-#: A better move is named only when it gives the seat at least this much more chance than the move played.
+#: with the judge (:class:`ExpertJudge`'s settings, the coach's search or the expert's network).
+JUDGE = "expert-search/1"
+#: A better move is named only when it gives the mover at least this much more chance than the move played ...
 BETTER_MARGIN = 0.03
-#: Turning points: at most this many turns where a chance fell most (each a fall of at least MIN_FALL) ...
-TOP_FALLS = 4
-MIN_FALL = 0.05
-#: ... and at most this many of the people's own turns that the better move beats most.
-TOP_MISSES = 3
+#: ... in a second, longer judgement of the position (this many times the walks), asked only where the first one
+#: finds such a move: a short search's favourite can be a move it has hardly looked at, and a longer look, which
+#: the hint had, often prefers the move played.
+CONFIRM = 3
+#: Turning points: at most this many turns whose movers lost most against their best choice (each a loss of at least
+#: BETTER_MARGIN, by a mover whose chance fell) ...
+TOP_TURNING = 4
+#: ... and at most this many more of the people's own turns.
+TOP_PEOPLE = 2
 
 
-# -- the evaluator ------------------------------------------------------------------------------------------------
-class LearnedEvaluator:
-    """The expert's learned value model (:mod:`splendor.ai.learned`) as a review's evaluator, with the hard bot's
-    scorer to pick the moves worth judging (its ``candidates`` best, as the expert's search starts from) and
-    :mod:`splendor.ai.explain` for the words.
+# -- the judge ----------------------------------------------------------------------------------------------------
+class ExpertJudge:
+    """The review's judge: the coach's :func:`~splendor.ai.coach.judge` at ``iterations`` walks a position (default
+    :data:`splendor.ai.coach.REVIEW_ITERATIONS` at the table's size), each position's search seeded from the game's
+    seed and the position's number, so a review depends only on its game."""
 
-    A position's chances are the model's own (its standings and the worth of being the seat to move: after a good
-    move the mover's standing rises while the worth of the next move passes to the other seat, so the lines move by
-    what a turn changed, not by whose turn it is); chances of a 3-4-player table, which the 2-player model reads as
-    each seat against the best other, are scaled to sum to 1."""
+    name = "the expert's search"
 
-    name = "the expert's value model"
+    def __init__(self, iterations=None):
+        self.iterations = iterations
 
-    def __init__(self, model=None, candidates=8, replies=6):
-        if model is None:
-            from .learned import load_expert
-            model = load_expert()[0]
-        from .search import HARD_WEIGHTS
-        from .heuristic import Scorer, Weights
-        self.model = model
-        self.scorer = Scorer(Weights(**HARD_WEIGHTS))
-        self.candidates = candidates
-        self.replies = replies
-
-    def chances(self, game):
-        n = game.n
-        if game.phase == "over":
-            return _normal([result_share(game, s) for s in range(n)])
-        return _normal(list(self.model.win_chances(game)))
-
-    def move_chance(self, game, seat, action):
-        """``seat``'s chance after ``action`` (``seat`` to act in ``game``), the rest of its turn played as the scorer
-        would, and the next seat's most harmful reply among the scorer's ``replies`` best (one move of lookahead:
-        a reserve that blocks, a card left to the next seat, are seen)."""
-        from .search import finish_turn
-        g = game.copy()
-        g.apply_unchecked(action)
-        finish_turn(g, self.scorer)
-        if g.phase == "over":
-            return self.chances(g)[seat]
-        legal = g.legal_actions()
-        if len(legal) > self.replies:
-            legal = [a for _, a in sorted(self.scorer.scores(g, g.current, legal), key=lambda t: -t[0])[: self.replies]]
-        worst = 1.0
-        for reply in legal:
-            h = g.copy()
-            h.apply_unchecked(reply)
-            finish_turn(h, self.scorer)
-            worst = min(worst, self.chances(h)[seat])
-        return worst
-
-    def better_move(self, game, seat):
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            cands = legal
-        else:
-            scored = self.scorer.scores(game, seat, legal)
-            cands = [a for _, a in sorted(scored, key=lambda t: -t[0])[: self.candidates]]
-        best = max(((self.move_chance(game, seat, a), i, a) for i, a in enumerate(cands)), key=lambda t: (t[0], -t[1]))
-        chance, _, action = best
-        try:
-            words = explain_details(game.observation(seat), action, None, voice="you")["sentence"]
-        except Exception:  # words must never cost the review
-            words = ""
-        return action, words, chance
+    def judgement(self, game, seat, played, key, longer=1):
+        """:class:`~splendor.ai.coach.Judgement` of ``game`` (``seat`` to act; ``played`` the move it played, or
+        None), ``key`` naming the position for the seed; ``longer``: that many times the walks (and the move
+        played's)."""
+        its = self.iterations or coach.REVIEW_ITERATIONS.get(game.n, 48)
+        force = coach.FORCE_VISITS.get(game.n, 8) * longer
+        return coach.judge(game, seat, random.Random(f"review:{key}:{longer}"), its * longer, played, force)
 
 
-def review_evaluator():
-    """The evaluator reviews use: the strongest the project has (today the expert's learned value model)."""
-    return LearnedEvaluator()
+def review_judge():
+    """The judge reviews use: the expert's own search (:class:`ExpertJudge`)."""
+    return ExpertJudge()
 
 
 def _normal(xs):
@@ -117,6 +80,10 @@ def _normal(xs):
     if total <= 0:
         return [1.0 / len(xs)] * len(xs)
     return [x / total for x in xs]
+
+
+def _result(game):
+    return _normal([result_share(game, s) for s in range(game.n)])
 
 
 # -- turns ----------------------------------------------------------------------------------------------------------
@@ -157,54 +124,102 @@ def position_after(record, turn):
 
 
 # -- computing ------------------------------------------------------------------------------------------------------
-def review_chunk(record, people, start, stop, evaluator=None):
+def review_chunk(record, people, start, stop, judge=None):
     """The review's entries for positions ``start..stop-1`` (position 0: the deal; position t: after turn t), each
-    ``{"chances": [...]}``, and for a turn played by one of ``people`` (seats) also ``"played"`` (the chance the
-    move played gives that seat, by the evaluator's ``move_chance``) and ``"better"``
-    (``{"action", "words", "chance"}``, or None when the move played was as good as the evaluator's best)."""
-    ev = evaluator or review_evaluator()
+    ``{"chances": [...]}``; for a judged turn also ``"played"`` (the chance the move played gives its mover),
+    ``"best"`` (the chance the mover's best choice gives it, by the same judgement) and ``"better"``
+    (``{"action", "words", "chance"}``: the best choice, named when it beats the move played by BETTER_MARGIN or more;
+    else None). ``people``: the seats whose better moves are said to "you"."""
+    jd = judge or review_judge()
     turns = turns_of(record)
     start = max(0, start)
     stop = min(stop, len(turns) + 1)
+    key = record.get("seed", 0)
     game = _fresh(record)
     done = 0  # actions applied to ``game``
     out = []
     people = set(people)
+    kept = {}  # the deal's judgement: its reading is the deal's point, and it judges the first turn
+
+    def judgement(game, seat, played, name):
+        if name not in kept:
+            kept[name] = jd.judgement(game, seat, played, name)
+        return kept[name]
+
     for t in range(start, stop):
-        before = None
-        if t > 0:
-            first, end, seat = turns[t - 1]
-            while done < first:
-                _apply(game, record["actions"][done], done)
-                done += 1
-            if seat in people and game.phase == "action":
-                before = (game.copy(), seat)
-            while done < end:
-                _apply(game, record["actions"][done], done)
-                done += 1
-        chances = [round(x, 4) for x in ev.chances(game)]
-        entry = {"chances": chances}
-        if before is not None:
-            g, seat = before
-            text = record["actions"][turns[t - 1][0]]
-            played = round(ev.move_chance(g, seat, parse_action(g, text)), 4)
-            action, words, chance = ev.better_move(g, seat)
-            entry["played"] = played
-            same = str(action) == text
-            entry["better"] = None if same or chance < played + BETTER_MARGIN else {
-                "action": str(action), "words": str(words), "chance": round(chance, 4)}
+        if t == 0:
+            first, _, seat = turns[0] if turns else (0, 0, game.current)
+            if game.phase == "action" and turns and len(game.legal_actions()) > 1:
+                played = parse_action(game, record["actions"][first])
+                out.append({"chances": _rounded(judgement(game, seat, played, f"{key}:0").position)})
+            else:
+                out.append({"chances": _rounded(_reading(jd, game, f"{key}:0"))})
+            continue
+        first, end, seat = turns[t - 1]
+        while done < first:
+            _apply(game, record["actions"][done], done)
+            done += 1
+        judged = None
+        if game.phase == "action" and len(game.legal_actions()) > 1:
+            played = parse_action(game, record["actions"][first])
+            j = judgement(game, seat, played, f"{key}:{t - 1}")
+            if _loss(j, seat, played) >= BETTER_MARGIN:
+                j = jd.judgement(game, seat, played, f"{key}:{t - 1}", CONFIRM)
+            judged = (game.copy(), seat, played, j)
+        while done < end:
+            _apply(game, record["actions"][done], done)
+            done += 1
+        if judged is None:
+            out.append({"chances": _rounded(_reading(jd, game, f"{key}:{t}"))})
+            continue
+        before, seat, played, j = judged
+        after = j.chance_of(played) or j.position
+        chances = _result(game) if game.phase == "over" else after
+        mine = after[seat]
+        best = j.moves[j.best]
+        best_chance = j.chances[j.best][seat] if j.chances[j.best] is not None else mine
+        entry = {"chances": _rounded(chances), "played": round(mine, 4), "best": round(max(mine, best_chance), 4),
+                 "better": None}
+        if j.index(played) != j.best and best_chance >= mine + BETTER_MARGIN:
+            try:
+                words = explain_details(before.observation(seat), best, None,
+                                        voice="you" if seat in people else "they")["sentence"]
+            except Exception:  # words must never cost the review
+                words = ""
+            entry["better"] = {"action": str(best), "words": str(words), "chance": round(best_chance, 4)}
         out.append(entry)
     return out
 
 
-def review_game(record, people, evaluator=None, chunk=None, progress=None):
+def _loss(j, seat, played):
+    """What ``played`` loses for ``seat`` against the judgement's best choice (0 when it is the best)."""
+    mine, best = j.chance_of(played), j.chances[j.best]
+    if mine is None or best is None:
+        return 0.0
+    return best[seat] - mine[seat]
+
+
+def _reading(jd, game, key):
+    """Every seat's chance where ``game`` stands, by the judge (the result once the game is over)."""
+    if game.phase == "over":
+        return _result(game)
+    if game.phase != "action":
+        return [1.0 / game.n] * game.n
+    return jd.judgement(game, game.current, None, key).position
+
+
+def _rounded(chances):
+    return [round(x, 4) for x in chances]
+
+
+def review_game(record, people, judge=None, chunk=None, progress=None):
     """The whole review of a finished game (:func:`assemble` of every chunk); ``progress(done, total)`` is called
     after each chunk of ``chunk`` positions (default: all at once)."""
     total = len(turns_of(record)) + 1
     step = chunk or total
     entries = []
     for start in range(0, total, step):
-        entries.extend(review_chunk(record, people, start, start + step, evaluator))
+        entries.extend(review_chunk(record, people, start, start + step, judge))
         if progress:
             progress(len(entries), total)
     return assemble(record, people, entries)
@@ -224,25 +239,32 @@ def assemble(record, people, entries):
 
 
 def turning_points(moves, entries, people):
-    """The turns to look at, in the order played: the :data:`TOP_FALLS` turns where a seat's chance fell most, and the
-    :data:`TOP_MISSES` turns of ``people`` where the better move gives most over the move played. Each
-    ``{"turn": t (1 = the first), "seat": the seat whose chance fell most, "from", "to": its chance before and after,
-    "mover": who played the turn, "better": the entry's better move or None, "played": the mover's chance}``."""
-    falls = []
-    for t in range(1, len(entries)):
-        a, b = entries[t - 1]["chances"], entries[t]["chances"]
-        seat = max(range(len(a)), key=lambda s: a[s] - b[s])
-        falls.append((a[seat] - b[seat], t, seat))
-    chosen = {t for fall, t, _ in sorted(falls, reverse=True)[:TOP_FALLS] if fall >= MIN_FALL}
-    misses = [(e["better"]["chance"] - e["played"], t) for t, e in enumerate(entries)
-              if t and e.get("better") and moves[t - 1]["seat"] in set(people)]
-    chosen.update(t for _, t in sorted(misses, reverse=True)[:TOP_MISSES])
+    """The turns to look at, in the order played: the :data:`TOP_TURNING` turns whose movers lost most against their
+    best choice (the best choice's chance less the move played's, by the same judgement; at least BETTER_MARGIN, and
+    only where the mover's own chance fell over the turn; the game's last turn, whose point is the result, left
+    out), and up to :data:`TOP_PEOPLE` more of ``people``'s turns so. Each ``{"turn": t (1 = the first), "mover":
+    who played it, "from", "to": the mover's chance before and after,
+    "better": the better move, "played", "best": the chances of the move played and of the best choice}``."""
+    lost = []
+    for t in range(1, len(entries) - 1):  # (the last point is the result, not the judge's chance of the move)
+        e = entries[t]
+        if not e.get("better"):
+            continue
+        mover = moves[t - 1]["seat"]
+        before, after = entries[t - 1]["chances"][mover], e["chances"][mover]
+        if after < before:
+            lost.append((e["better"]["chance"] - e["played"], t, mover))
+    lost.sort(reverse=True)
+    chosen = {t for _, t, _ in lost[:TOP_TURNING]}
+    people = set(people)
+    chosen.update([t for _, t, mover in lost if mover in people and t not in chosen][:TOP_PEOPLE])
     out = []
-    for fall, t, seat in falls:
-        if t in chosen:
-            e = entries[t]
-            out.append({"turn": t, "seat": seat, "from": entries[t - 1]["chances"][seat], "to": e["chances"][seat],
-                        "mover": moves[t - 1]["seat"], "better": e.get("better"), "played": e.get("played")})
+    for t in sorted(chosen):
+        e = entries[t]
+        mover = moves[t - 1]["seat"]
+        out.append({"turn": t, "mover": mover, "from": entries[t - 1]["chances"][mover],
+                    "to": e["chances"][mover], "better": e["better"], "played": e["played"],
+                    "best": e["better"]["chance"]})
     return out
 
 
@@ -253,7 +275,7 @@ def check_review(data, record):
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise ValueError("it is not a review of this version")
     if data.get("judge") != JUDGE:
-        raise ValueError("it was judged by another evaluator")
+        raise ValueError("it was judged by another judge")
     turns = turns_of(record)
     n = record["players"]
     if data.get("players") != n or data.get("actions") != len(record["actions"]):
@@ -274,8 +296,10 @@ def check_review(data, record):
         better = e.get("better")
         if better is not None and not (isinstance(better, dict) and isinstance(better.get("action"), str)
                                        and isinstance(better.get("words"), str) and _is_chance(better.get("chance"))
-                                       and _is_chance(e.get("played"))):
+                                       and _is_chance(e.get("played")) and _is_chance(e.get("best"))):
             raise ValueError("a better move is damaged")
+        if "played" in e and not (_is_chance(e["played"]) and _is_chance(e.get("best"))):
+            raise ValueError("a move's chances are damaged")
     people = data.get("people")
     if not isinstance(people, list) or not all(isinstance(s, int) and 0 <= s < n for s in people):
         raise ValueError("its people are not seats")
@@ -287,7 +311,7 @@ def _is_chance(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1
 
 
-def review_json(request_text, evaluator=None):
+def review_json(request_text, judge=None):
     """The worker's answer to ``{"record", "people", "start", "stop"}`` (JSON text): ``{"entries": [...]}`` or
     ``{"error": reason}``; never raises."""
     try:
@@ -298,7 +322,7 @@ def review_json(request_text, evaluator=None):
         people = req.get("people", [])
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in [start, stop, *people]):
             raise ValueError("start, stop and people are whole numbers")
-        entries = review_chunk(req["record"], people, start, stop, evaluator)
+        entries = review_chunk(req["record"], people, start, stop, judge)
         return json.dumps({"id": req.get("id"), "start": start, "entries": entries})
     except Exception as exc:  # the page says the review failed; the worker goes on
         return json.dumps({"error": f"{type(exc).__name__}: {exc}"})

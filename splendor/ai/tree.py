@@ -141,28 +141,44 @@ def _walk(g, node, path, scorer, width, c, moves, priors=None, prior_c=1.0, poli
         moves = None
 
 
-def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None):
+def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None, every=None, force=None):
     """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands`` (chosen at the root by
     PUCT with ``priors`` when given, else by UCB; below the root by ``inner``'s priors when given, a
     :class:`~splendor.ai.policy.PolicyModel`): (best index into cands, per-candidate [visits, total value], the most
-    moves one walk down the tree made)."""
+    moves one walk down the tree made).
+
+    For the coach (:mod:`splendor.ai.coach`): ``every``, a dict, gets per root move every seat's summed chances over
+    the walks through it (the tree keeps only the mover's); ``force`` = (a move of ``cands``, visits) adds walks that
+    start with that move, once the clock is done, until it has that many visits."""
     model, scorer = bot.model, bot.scorer
     n_seats = len(game.player_list)
     root = {}
     deepest = 0
-    while not clock.done():
+
+    def walk(moves, moves_priors):
         g = resample(game, seat, rng)
         path = []
-        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, cands, priors, bot.prior_c, inner)
+        _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, moves, moves_priors, bot.prior_c, inner)
         if g.phase != "over":
             finish_turn(g, scorer)
             playout(g, horizon, scorer)
-        deepest = max(deepest, len(path))
         vals = _values(model, g, n_seats)
         for e, mover in path:
             e.n += 1
             e.w += vals[mover]
+        if every is not None and path:
+            sums = every.setdefault(path[0][0].action, [0.0] * n_seats)
+            for s in range(n_seats):
+                sums[s] += vals[s]
+        return len(path)
+
+    while not clock.done():
+        deepest = max(deepest, walk(cands, priors))
         clock.tick()
+    if force is not None:
+        move, want = force
+        while move not in root or root[move].n < want:
+            deepest = max(deepest, walk([move], None))
     stats = [[root[a].n, root[a].w] if a in root else [0, 0.0] for a in cands]
     best = max(range(len(cands)), key=lambda i: (stats[i][0], stats[i][1]))
     return best, stats, deepest

@@ -526,6 +526,27 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         self.on_start({})
 
     # -- hints -------------------------------------------------------------------------------------------------------
+    def _weighed(self, weighed, action):
+        """The hint's line of the moves the expert weighed: "Chance to win: 54%; also weighed: buy a level 1 red card
+        48%, take two blue 45%." (the others by their chance; '' without them, or when the first is not the hinted
+        move)."""
+        said = []
+        for k, item in enumerate(weighed if isinstance(weighed, list) else []):
+            try:
+                move = parse_action(self.game, str(item["action"]))
+                chance = float(item["chance"])
+            except (ValueError, KeyError, TypeError):
+                return ""
+            if not 0 <= chance <= 1 or (k == 0 and str(move) != str(action)):
+                return ""
+            said.append((chance, words.move_label(move)))
+        if not said:
+            return ""
+        line = f"Chance to win: {round(said[0][0] * 100)}%"
+        others = sorted(said[1:], key=lambda t: -t[0])
+        return line + (f"; also weighed: {', '.join(f'{m} {round(c * 100)}%' for c, m in others)}." if others
+                       else ".")
+
     def on_hint(self, data):
         """Ask for a hint: the page sends ``hint_request()`` to the bot worker."""
         reason = self._refuse_unless_my_turn(("action", "return", "noble", "veto"))
@@ -536,7 +557,7 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         self.hint = None
 
     def hint_request(self):
-        return self.bot_request(seat=self.person, level="hard")
+        return self.bot_request(seat=self.person, level="expert")
 
     def hint_reply(self, reply):
         if isinstance(reply, str):
@@ -558,6 +579,7 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         said = (words.describe_pending(self.game, [action]) if action.kind != "return"
                 else f"Return a {action.colors[0]}")
         self.hint = {"action": str(action), "text": f"Hint: {words.advice(why) or said}.", "why": why,
-                     "colors": list(action.colors), "card": action.card.code if action.card else None}
+                     "colors": list(action.colors), "card": action.card.code if action.card else None,
+                     "weighed": self._weighed(reply.get("weighed"), action)}
         self.message = ""
         return "applied"

@@ -490,7 +490,9 @@ def action_bar(app):
     if app.hint and app.my_turn and not app.picked:
         # The hint takes the prompt's place (it says what to do, and more), so the move box keeps its height and
         # nothing under or above it moves; once gems are picked, the prompt is back and the hint's marks stay.
-        line = f'<p class="prompt hint" id="hint-text">{esc(app.hint["text"])}</p>'
+        weighed = app.hint.get("weighed")
+        line = f'<p class="prompt hint" id="hint-text">{esc(app.hint["text"])}' + (
+            f' <span class="hint-weighed" id="hint-weighed">{esc(weighed)}</span>' if weighed else "") + '</p>'
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
     if app.info and not app.message:
         msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'

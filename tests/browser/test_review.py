@@ -54,8 +54,12 @@ def check_better_move(page):
     better = [t for t in texts if "Better:" in t]
     assert better, texts
     # what the better move is, why, and the chance each gives
-    assert re.search(r"Better: (Buys|Takes|Reserves) .+\. Looking one reply ahead, it gives a \d+% chance to win, "
-                     r"against \d+% for the move played\.", better[0]), better[0]
+    assert re.search(r"Better: (Buys|Takes|Reserves) .+\. Your chance with it: \d+%, against \d+% with the move "
+                     r"played\.", better[0]), better[0]
+    # one number per move: the move played's chance is where the chart's line goes after it
+    said = re.search(r"You moved: your chance went from (\d+)% to (\d+)%\.", better[0])
+    played = re.search(r"against (\d+)% with the move played", better[0])
+    assert said and said.group(2) == played.group(1), better[0]
     return better[0]
 
 

@@ -37,7 +37,8 @@ def render_review(app, logo):
     else:
         status = ""
     back = "Back to the results" if r["back"] == "game" else "Back"
-    title = " vs ".join(e["names"])
+    # (at 3-4 players the names would be cut on a phone: the chart's legend names every player)
+    title = " vs ".join(e["names"]) if len(e["names"]) == 2 else f'{len(e["names"])} players'
     return f"""<div class="app review-screen">
 <header class="topbar">
 <h1 class="title">{logo}<span class="title-word">Game review</span></h1>
@@ -150,8 +151,7 @@ def stepper(app, turns):
         better = r["data"]["positions"][step].get("better") if r["data"] else None
         if better:
             played = r["data"]["positions"][step]["played"]
-            said.append(f'<li class="rv-better"><b>Better:</b> {esc(cap(better["words"]))}.'
-                        f'{esc(odds(better["chance"], played))}</li>')
+            said.append(better_words(better, played, e["names"][seat], seat in set(e["people"]), "li"))
         mover = f'Move {step}: {esc(e["names"][seat])}'
     else:
         mover = "The deal"
@@ -212,10 +212,14 @@ def table(app):
             f'<div class="rv-seats">{"".join(seats)}</div></section>')
 
 
-def odds(better, played):
-    """The chances a better move and the move played give, as the review judged both (a reply ahead)."""
-    return (f" Looking one reply ahead, it gives a {pct(better)} chance to win, against {pct(played)} for the move "
-            "played.")
+def better_words(better, played, name, person, tag):
+    """The mover's best choice, in words, with its chance and the move played's (both the judge's, from one search:
+    the move played's chance is the chart's point after the move)."""
+    whose = possessive(name)
+    label = "Better" if person else f"{cap(whose)} best choice"
+    return (f'<{tag} class="rv-better"><b>{esc(label)}:</b> {esc(cap(better["words"]))}. '
+            f'{esc(cap(whose))} chance with it: {pct(better["chance"])}, against {pct(played)} with the move '
+            f'played.</{tag}>')
 
 
 def possessive(name):
@@ -229,24 +233,20 @@ def turning_list(app):
     items = []
     for tp in r["data"]["turning"]:
         k = tp["turn"]
-        whose = possessive(names[tp["seat"]])
         mover = names[tp["mover"]]
-        text = f"{mover} moved; {whose} chance fell from {pct(tp['from'])} to {pct(tp['to'])}."
-        better = ""
-        if tp.get("better") and tp["mover"] in people:
-            b = tp["better"]
-            better = (f'<p class="rv-better"><b>Better:</b> {esc(cap(b["words"]))}.'
-                      f'{esc(odds(b["chance"], tp["played"]))}</p>')
+        text = f"{mover} moved: {possessive(mover)} chance went from {pct(tp['from'])} to {pct(tp['to'])}."
+        better = better_words(tp["better"], tp["played"], mover, tp["mover"] in people, "p")
         items.append(f'<li><button type="button" class="secondary rv-tp" id="tp-{k}"'
                      f'{attrs(data_act="review-step", data_to=k)}>'
                      f'Move {k}</button><div><p>{esc(text)}</p>{better}</div></li>')
     if not items:
-        items.append("<li><div><p>No move changed the chances much: an even game from the deal to the end."
+        items.append("<li><div><p>No move lost much against its player\u2019s best choice: a well played game."
                      "</p></div></li>")
     return (f'<section class="rv-turning" aria-labelledby="rv-turning-title"><h2 id="rv-turning-title">Turning points'
-            f'</h2><ol>{"".join(items)}</ol><p class="rv-note">The chances are the expert bot\u2019s learned judgement '
-            f'of each '
-            f'position; a better move is the move it rates best among the bots\u2019 favourites.</p></section>')
+            f'</h2><ol>{"".join(items)}</ol><p class="rv-note">The turning points are the moves that lost most '
+            f'against their player\u2019s best choice. The chances and the best choices come from the expert '
+            f'bot\u2019s own search of each position, from what its player could see: the judge behind the hint.'
+            f'</p></section>')
 
 
 def finished_list(app):

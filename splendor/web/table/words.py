@@ -112,6 +112,29 @@ def short_move(action, name):
     return f"{name} passed."
 
 
+def move_label(action):
+    """A move in a few words, without its mover, for the hint's list of the moves the expert weighed.
+
+    >>> from splendor.engine import Action
+    >>> move_label(Action.take("white", "blue", "red"))
+    'take white, blue and red'
+    >>> move_label(Action.take_two("red"))
+    'take two red'
+    """
+    k = action.kind
+    if k == "take":
+        return f"take {join_words(list(action.colors))}"
+    if k == "take_two":
+        return f"take two {action.colors[0]}"
+    if k == "reserve":
+        if action.card is None:
+            return f"reserve a level {action.level} card unseen"
+        return f"reserve {card_name(action.card)}"
+    if k == "buy":
+        return f"buy {card_name(action.card)}"
+    return str(action.kind)
+
+
 def describe_pending(game, actions):
     """The words on a confirm button's summary for the staged ``actions`` of the person."""
     if not actions:

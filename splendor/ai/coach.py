@@ -1,0 +1,191 @@
+"""The coach: the expert's own judgement of a position, the one judge behind the hint and the game review.
+
+The hint is the expert's move (:mod:`splendor.ai.protocol`); the review (:mod:`splendor.ai.review`) asks
+:func:`judge` for every position of a finished game. Both therefore weigh moves with the same search over the same
+evaluator: at two players the network's PUCT search (:mod:`splendor.ai.puct`), at three and four the tree search
+over the learned value model (:mod:`splendor.ai.tree`), whichever :class:`~splendor.ai.expert.ExpertBot` plays at
+that table. A move the hint gave is the move the review's judge favours, or one it rates within its noise.
+
+A :class:`Judgement` is one search from one seat's view (its observation: the unseen cards dealt in universes, as
+the expert's own search deals them), read as every seat's chance to win after each root move it tried. The move
+played can be *forced*: once the budget is spent, walks that start with it are added until it has
+:data:`FORCE_VISITS` of its own, so that its chance comes from a subtree of its own and not from the one or two
+walks a search gives a move it does not like.
+"""
+
+from ..engine.game import determinize
+from .budget import Budget
+
+#: Iterations of the judge per position of a review, per table size: what keeps a 2-player review within 20 s in
+#: Chromium with the processor slowed 4 times, and a 4-player one near that (docs/BOTS.md, "Its cost").
+REVIEW_ITERATIONS = {2: 160, 3: 48, 4: 48}
+#: Visits the move played gets at least in a review's judgement (:func:`judge` ``played``).
+FORCE_VISITS = {2: 24, 3: 8, 4: 8}
+#: The chances' temperature per table size: a search's raw chances run too far from even (a seat given 15% won 30%
+#: of held-out games), so every seat's chance is raised to this power and the seats scaled back to a sum of 1 (at
+#: two players: the logistic of this times the raw log-odds). Fitted for the least log loss on games the
+#: measurements do not use (``tools/review_calibration.py --fit``; docs/BOTS.md, "How good the chances are"). The
+#: order of the moves is unchanged.
+TEMPERATURE = {2: 0.6, 3: 1.0, 4: 1.0}
+
+
+class Judgement:
+    """The judge's reading of one position: ``moves`` (the root's moves it tried), ``visits`` (each one's walks),
+    ``chances`` (each one's chance to win for every seat, summing to 1; None for a move never tried), ``best`` (the
+    index of the move the expert would play: the most visited), ``position`` (every seat's chance where the game
+    stands: the walks' mean), ``seat`` (the seat to move), ``iterations`` and ``net`` (whether the network's search
+    judged: two players with the network; else the tree search over the value model)."""
+
+    __slots__ = ("seat", "moves", "visits", "chances", "best", "position", "iterations", "net")
+
+    def index(self, action):
+        """The index of ``action`` among the judged moves (the same move up to the payment of a buy), or None."""
+        for i, a in enumerate(self.moves):
+            if a == action:
+                return i
+        for i, a in enumerate(self.moves):
+            if _same_move(a, action):
+                return i
+        return None
+
+    def chance_of(self, action):
+        """Every seat's chance after ``action`` (None when the judge did not try it)."""
+        i = self.index(action)
+        return None if i is None else self.chances[i]
+
+    def ranked(self, k=3):
+        """The ``k`` moves tried most, best first: [(action, the mover's chance, visits)]."""
+        order = sorted((i for i in range(len(self.moves)) if self.chances[i] is not None),
+                       key=lambda i: (-self.visits[i], -self.chances[i][self.seat]))
+        return [(self.moves[i], self.chances[i][self.seat], self.visits[i]) for i in order[:k]]
+
+
+def _same_move(a, b):
+    return a.kind == b.kind and a.card is b.card and a.colors == b.colors and a.level == b.level
+
+
+def _normal(xs):
+    total = sum(xs)
+    if total <= 0:
+        return [1.0 / len(xs)] * len(xs)
+    return [x / total for x in xs]
+
+
+def calibrated(chances, power):
+    """Every seat's chance raised to ``power`` and scaled back to a sum of 1 (:data:`TEMPERATURE`).
+
+    >>> [round(x, 3) for x in calibrated([0.8, 0.2], 0.5)]
+    [0.667, 0.333]
+    >>> calibrated([1.0, 0.0], 0.6)
+    [1.0, 0.0]
+    """
+    if power == 1.0:
+        return list(chances)
+    return _normal([x ** power if x > 0 else 0.0 for x in chances])
+
+
+_BOT = {}
+
+
+def expert():
+    """The expert bot the coach judges with (made once: its files are read once)."""
+    if "bot" not in _BOT:
+        from .expert import ExpertBot
+        _BOT["bot"] = ExpertBot()
+    return _BOT["bot"]
+
+
+def advise(observation, rng, budget):
+    """The hint: (the move the expert would play for the seat of ``observation``, info) within ``budget`` (a
+    :class:`~splendor.ai.budget.Budget`, started). In an action phase the move is the judgement's best (a move that
+    wins the game at once first), and ``info["candidates"]`` the moves it tried most with the chance each gives the
+    seat (summing to 1 over the seats, as the review's); elsewhere (tokens to give back, a noble to choose) the
+    expert's own decision."""
+    from . import expert as ex
+    from .bots import prepare
+    bot = expert()
+    game, seat = prepare(observation, rng)
+    legal = game.legal_actions()
+    if game.phase != "action" or len(legal) == 1:
+        return bot.decide_game(game, seat, rng, budget)
+    j = judge(game, seat, rng, budget, determinized=True)
+    win = ex._win_now(game, seat, bot.scorer.scores(game, seat, legal), bot.scorer)
+    best = j.moves[j.best]
+    if win is not None:
+        best = win
+    picked = j.chance_of(best)
+    info = {"level": "expert", "iterations": j.iterations, "net": j.net,
+            "candidates": [{"action": str(a), "value": round(c, 3), "visits": v} for a, c, v in j.ranked(4)]}
+    if picked is not None:
+        info["win_chance"] = round(picked[seat], 3)
+    return best, info
+
+
+def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=False):
+    """The expert's judgement (:class:`Judgement`) of ``game``, an action phase of ``seat``, from ``seat``'s view (the
+    search starts from a game built from its observation, :func:`splendor.determinize`, so a finished game's
+    review judges a move by what its mover could see), after ``iterations`` walks of its search; ``played``: a
+    legal move that gets ``force_visits`` walks at least (default :data:`FORCE_VISITS`). ``budget``: a number of
+    walks, or a started :class:`~splendor.ai.budget.Budget`; ``determinized``: ``game`` is already the seat's view."""
+    from . import expert as ex
+    bot = expert()
+    if not determinized:
+        game = determinize(game.observation(seat), rng)
+    n = game.n
+    if force_visits is None:
+        force_visits = FORCE_VISITS.get(n, 8)
+    if not isinstance(budget, Budget):
+        budget = Budget(iterations=budget).started()
+    clock = budget.clock()
+    j = Judgement()
+    j.seat = seat
+    j.net = bot.evaluator is not None and n == ex.NET_PLAYERS
+    if j.net:
+        from . import puct
+        from .encoding import legal_indexed
+        force = None
+        if played is not None:
+            moves, _ = legal_indexed(game)
+            probe = Judgement()
+            probe.moves = moves
+            i = probe.index(played)
+            force = None if i is None else (i, force_visits)
+        moves, _prior, stats, _value, _depth = puct.search(game, seat, bot.evaluator, bot.search_params, rng, clock,
+                                                           force)
+        j.moves = list(moves)
+        j.visits = [st[0] for st in stats]
+        j.chances = []
+        for visits, w in stats:
+            if not visits:
+                j.chances.append(None)
+                continue
+            mine = min(1.0, max(0.0, (w / visits + 1) / 2))
+            j.chances.append([mine if s == seat else 1.0 - mine for s in range(n)])
+        total = sum(j.visits)
+        mine = (sum(st[1] for st in stats) / total + 1) / 2 if total else 0.5
+        j.position = [mine if s == seat else 1.0 - mine for s in range(n)]
+    else:
+        from . import tree
+        scored = bot.scorer.scores(game, seat, game.legal_actions())
+        win = ex._win_now(game, seat, scored, bot.scorer)
+        cands, priors, inner, horizon = bot.tree_setup(game, seat, scored, (win, played))
+        if priors is not None and len(priors) < len(cands):  # (a played move the prior's favourites left out)
+            priors = _normal(priors + [min(priors)] * (len(cands) - len(priors)))
+        every = {}
+        force = None if played is None or played not in cands else (played, force_visits)
+        _best, stats, _depth = tree.search(bot, game, seat, cands, rng, clock, horizon, priors, inner, every, force)
+        j.moves = list(cands)
+        j.visits = [st[0] for st in stats]
+        j.chances = [_normal([x / st[0] for x in every[a]]) if st[0] else None for a, st in zip(cands, stats)]
+        total = [0.0] * n
+        for sums in every.values():
+            for s in range(n):
+                total[s] += sums[s]
+        j.position = _normal(total) if any(total) else [1.0 / n] * n
+    power = TEMPERATURE.get(n, 1.0)
+    j.chances = [None if c is None else calibrated(c, power) for c in j.chances]
+    j.position = calibrated(j.position, power)
+    j.iterations = clock.n
+    tried = [i for i in range(len(j.moves)) if j.visits[i]]
+    j.best = max(tried, key=lambda i: (j.visits[i], j.chances[i][seat])) if tried else 0
+    return j
