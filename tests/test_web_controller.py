@@ -327,9 +327,10 @@ def test_a_hint_names_the_moves_the_expert_weighed_with_their_chances():
              "weighed": [{"action": "take white blue green", "chance": 0.534},
                          {"action": "take2 red", "chance": 0.451}, {"action": "take white blue red", "chance": 0.49}]}
     assert app.hint_reply(reply) == "applied"
-    line = "Chance to win: 53%; also weighed: take white, blue and red 49%, take two red 45%."
-    assert app.hint["weighed"] == line
-    assert f'<span class="hint-weighed" id="hint-weighed">{line}</span>' in view.render(app)
+    assert app.hint["weighed"] == {"chance": 0.534, "others": [("take white, blue and red", 0.49),
+                                                                ("take two red", 0.451)]}
+    assert ('<span class="hint-weighed" id="hint-weighed">Chance to win: 53%<span class=hint-others>; also weighed: '
+            'take white, blue and red 49%, take two red 45%</span>.</span>') in view.render(app)
     # a list that does not start with the hinted move, or holds a move that is not legal, is left out
     for bad in ([{"action": "take2 red", "chance": 0.5}], [{"action": "take white blue green", "chance": 0.5},
                                                           {"action": "buy 9.9", "chance": 0.4}],
@@ -337,7 +338,7 @@ def test_a_hint_names_the_moves_the_expert_weighed_with_their_chances():
         app.act("hint", {})
         req = app.hint_request()
         assert app.hint_reply({**reply, "turn_id": req["turn_id"], "weighed": bad}) == "applied"
-        assert app.hint["weighed"] == "" and "hint-weighed" not in view.render(app)
+        assert app.hint["weighed"] is None and "hint-weighed" not in view.render(app)
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -97,6 +97,24 @@ def test_a_finished_game_offers_its_review_and_the_review_leaves_the_game_alone(
     assert app.screen == "game" and app.show_end and 'id="end"' in view.render(app)
 
 
+def test_the_chart_is_drawn_from_its_first_points():
+    app = new_app(seed="8")
+    play_out(app)
+    app.act("review", {})
+    assert 'id="rv-chart"' not in view.render(app)  # nothing known yet: the progress bar alone
+    run_review(app, pieces=1)
+    r = app.review
+    assert r["state"] == "computing" and len(r["entries"]) == 8
+    html = view.render(app)
+    assert 'id="rv-chart"' in html and "Reviewing the game" in html and 'id="review-cancel"' in html
+    # the known points on the whole game's width: the first seat's line ends at move 7 of the game's turns
+    line = html.split('class="rv-line rv-seat0" points="')[1].split('"')[0].split()
+    assert len(line) == 8 and float(line[-1].split(",")[0]) == pytest.approx(1000 * 7 / len(r["turns"]), abs=0.1)
+    assert "so far" in html and "Turning points" not in html
+    app.act("review-cancel", {})
+    app.act("review-close", {})
+
+
 def test_the_person_is_told_a_better_move_and_why(finished):
     storage, app = finished
     app.act("review", {})

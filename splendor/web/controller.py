@@ -468,8 +468,8 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
             "level": level,
             "seed": (g.seed * 1009 + len(g.history) * 31 + seat) % (2**31),
         }
-        if self.bot_budget:  # else each level's own budget (splendor.ai.protocol.DEFAULT_BUDGETS)
-            request["budget"] = self.bot_budget
+        if self.bot_budget and not hint:  # else each level's own budget (splendor.ai.protocol.DEFAULT_BUDGETS); the
+            request["budget"] = self.bot_budget  # hint keeps its own (HINT_BUDGET): the review judges it as deeply
         if hint:
             request["mode"] = "hint"
             self.hint_waiting = {"turn_id": turn_id, "moves": len(g.history)}
@@ -527,25 +527,22 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
 
     # -- hints -------------------------------------------------------------------------------------------------------
     def _weighed(self, weighed, action):
-        """The hint's line of the moves the expert weighed: "Chance to win: 54%; also weighed: buy a level 1 red card
-        48%, take two blue 45%." (the others by their chance; '' without them, or when the first is not the hinted
-        move)."""
+        """The moves the expert weighed, from the hint's answer: ``{"chance": the hinted move's chance, "others":
+        [(a few words of another move, its chance)] by their chance}``, or None without them (or when the list does
+        not start with the hinted move, or names a move that is not legal)."""
         said = []
         for k, item in enumerate(weighed if isinstance(weighed, list) else []):
             try:
                 move = parse_action(self.game, str(item["action"]))
                 chance = float(item["chance"])
             except (ValueError, KeyError, TypeError):
-                return ""
+                return None
             if not 0 <= chance <= 1 or (k == 0 and str(move) != str(action)):
-                return ""
-            said.append((chance, words.move_label(move)))
+                return None
+            said.append((words.move_label(move), chance))
         if not said:
-            return ""
-        line = f"Chance to win: {round(said[0][0] * 100)}%"
-        others = sorted(said[1:], key=lambda t: -t[0])
-        return line + (f"; also weighed: {', '.join(f'{m} {round(c * 100)}%' for c, m in others)}." if others
-                       else ".")
+            return None
+        return {"chance": said[0][1], "others": sorted(said[1:], key=lambda t: -t[1])}
 
     def on_hint(self, data):
         """Ask for a hint: the page sends ``hint_request()`` to the bot worker."""

@@ -87,6 +87,8 @@ def deck_button(app, level):
     g = app.game
     left = g.deck_sizes[level - 1]
     flash = " flash" if app.flash and app.flash.get("deck") == level else ""
+    if app.hint and app.hint["action"] == f"reserve deck {level}":  # the hint: reserve this deck's top card
+        flash += " hinted"
     label = f"Level {level} deck: {words.plural(left, 'card')} left"
     if left:
         label += ". Reserve the top card unseen"
@@ -416,6 +418,17 @@ def supply(app):
             f'<div class="piles" data-grid="supply">{"".join(piles)}</div></section>')
 
 
+def hint_weighed(hint):
+    """The hint's chance and the other moves the expert weighed: " Chance to win: 53%; also weighed: take two red
+    45%." (the others are left out on a phone, where the move box has room for the advice and its chance only)."""
+    w = hint.get("weighed")
+    if not w:
+        return ""
+    others = "".join(f'{"; also weighed: " if k == 0 else ", "}{esc(label)} {round(c * 100)}%'
+                     for k, (label, c) in enumerate(w["others"]))
+    return (f' <span class="hint-weighed" id="hint-weighed">Chance to win: {round(w["chance"] * 100)}%'
+            f'{f"<span class=hint-others>{others}</span>" if others else ""}.</span>')
+
 def action_bar(app):
     """What the person can do now: the prompt, what is staged, and the button that makes it final."""
     g = app.game
@@ -490,9 +503,7 @@ def action_bar(app):
     if app.hint and app.my_turn and not app.picked:
         # The hint takes the prompt's place (it says what to do, and more), so the move box keeps its height and
         # nothing under or above it moves; once gems are picked, the prompt is back and the hint's marks stay.
-        weighed = app.hint.get("weighed")
-        line = f'<p class="prompt hint" id="hint-text">{esc(app.hint["text"])}' + (
-            f' <span class="hint-weighed" id="hint-weighed">{esc(weighed)}</span>' if weighed else "") + '</p>'
+        line = f'<p class="prompt hint" id="hint-text">{esc(app.hint["text"])}{hint_weighed(app.hint)}</p>'
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
     if app.info and not app.message:
         msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'

@@ -50,7 +50,7 @@ def render_review(app, logo):
 <section class="rv-chart-box" aria-labelledby="rv-chart-title">
 <h2 id="rv-chart-title">Chance to win after each move</h2>
 {status}
-{chart(app) if r["data"] else ''}
+{chart(app)}
 </section>
 {stepper(app, turns)}
 {table(app)}
@@ -60,12 +60,17 @@ def render_review(app, logo):
 
 
 def chart(app):
+    """The chart, drawn from its first points on: while the review is computed, the positions known so far on the
+    whole game's width (the turning points once it is whole); '' before the first piece."""
     r = app.review
     data = r["data"]
     names = r["entry"]["names"]
-    pos = data["positions"]
+    pos = data["positions"] if data else r["entries"]
+    if not pos:
+        return ""
+    turning = data["turning"] if data else []
     n = len(names)
-    last = len(pos) - 1
+    last = len(r["turns"])
 
     def x(k):
         return W * k / last if last else 0
@@ -83,15 +88,15 @@ def chart(app):
         pts = " ".join(f"{x(k):.1f},{y(p['chances'][s]):.1f}" for k, p in enumerate(pos))
         lines.append(f'<polyline class="rv-line rv-seat{s}" points="{pts}"'
                      f'{attrs(stroke_dasharray=DASHES[s] or None)}/>')
-    marks = "".join(dot("rv-mark", tp["turn"], tp["to"]) for tp in data["turning"])
-    step = r["step"]
+    marks = "".join(dot("rv-mark", tp["turn"], tp["to"]) for tp in turning)
+    step = min(r["step"], len(pos) - 1)
     cursor = (f'<line class="rv-cursor" x1="{x(step):.1f}" x2="{x(step):.1f}" y1="0" y2="{H}"/>'
               + "".join(dot(f"rv-dot rv-seat{s}", step, pos[step]["chances"][s]) for s in range(n)))
     # one tap target per position, as wide as its share of the chart: a tap shows the move nearest to it
     width = W / last if last else W
     hits = "".join(f'<rect class="rv-hit" x="{x(k) - width / 2:.1f}" y="-4" width="{width:.1f}" height="{H + 8}"'
                    f'{attrs(data_act="review-step", data_to=k)}><title>After move {k}</title></rect>'
-                   for k in range(last + 1))
+                   for k in range(len(pos)))
     mid = f"{last / 2:g}"  # (the middle of the chart: half a move off when the number of moves is odd)
     ticks = f'<span>Deal</span><span>Move {mid}</span><span>Move {last}</span>'
     legend = "".join(f'<li class="rv-key rv-seat{s}"><svg viewBox="0 0 24 8" aria-hidden="true"><line x1="0" x2="24" '
@@ -104,7 +109,7 @@ def chart(app):
             f'<svg class="rv-chart" id="rv-chart" viewBox="0 -3 {W} {H + 6}" role="img" '
             f'aria-labelledby="rv-chart-name" aria-describedby="rv-chart-desc" preserveAspectRatio="none">'
             f'<title id="rv-chart-name">Each player\u2019s chance to win after every move</title>'
-            f'<desc id="rv-chart-desc">{esc(chart_summary(app))}</desc>'
+            f'<desc id="rv-chart-desc">{esc(chart_summary(app, pos))}</desc>'
             f'{grid}{"".join(lines)}{marks}{cursor}{hits}</svg></div>'
             f'<div class="rv-ticks" aria-hidden="true">{ticks}</div>'
             f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}</ul>'
@@ -112,9 +117,8 @@ def chart(app):
             f'points are listed below.</p></figcaption></figure>')
 
 
-def chart_summary(app):
+def chart_summary(app, pos):
     r = app.review
-    pos = r["data"]["positions"]
     names = r["entry"]["names"]
     out = []
     for s, name in enumerate(names):
@@ -122,7 +126,8 @@ def chart_summary(app):
         low = min(range(len(series)), key=lambda k: series[k])
         high = max(range(len(series)), key=lambda k: series[k])
         out.append(f"{name}: {pct(series[0])} at the deal, highest {pct(series[high])} after move {high}, lowest "
-                   f"{pct(series[low])} after move {low}, {pct(series[-1])} at the end.")
+                   f"{pct(series[low])} after move {low}, {pct(series[-1])} "
+                   f"{'at the end' if r['data'] else f'after move {len(series) - 1}, so far'}.")
     return " ".join(out)
 
 
