@@ -1,11 +1,11 @@
 """How good the review's chances are: calibration, log loss and zigzag on held-out games, the review's judge (the
 expert's search, :func:`splendor.ai.review.review_judge`) beside the value model that judged reviews before it.
 
-    python3 tools/review_calibration.py [--players 2] [--games 300] [--seed 500000] [--bots hard,medium]
-                                        [--judges review,value-model] [--fit]
+    python3 tools/review_calibration.py [--players 2] [--games 300] [--seed 500000] [--judges review,value-model]
+                                        [--bots "expert,medium;hard,medium;expert,hard;medium,easy"] [--fit]
 
-Plays ``--games`` games between the named bots (filling the seats in rotation; the hard bot on 40 iterations a move)
-on the deals ``--seed``, ``--seed`` + 1, ... (the training commands play the deals ``arena.game_seed("train-N",
+Plays ``--games`` games between the named bots (:func:`lineup`: by default the four pairings of the levels a person
+meets, in turn, every level in every seat; the hard bot on 40 iterations a move, the expert on 200) on the deals ``--seed``, ``--seed`` + 1, ... (the training commands play the deals ``arena.game_seed("train-N",
 k)``, drawn from 2^31 seeds, so these are other deals) and reads every position after every turn with each judge:
 ``review`` is the chart a review draws (:func:`splendor.ai.review.review_game`), ``value-model`` is the expert's
 learned value model read at each position (the seats' chances scaled to sum to 1), the review's judge before this
@@ -40,6 +40,20 @@ BANDS = [(0.0, 0.1), (0.1, 0.2), (0.2, 0.3), (0.3, 0.4), (0.4, 0.5), (0.5, 0.6),
          (0.9, 1.0001)]
 
 
+#: Iterations a move of the searching levels in the games played (quick, and strong enough to tell the levels apart).
+ITERATIONS = {"hard": 40, "expert": 200}
+
+
+def lineup(bots, k, players):
+    """The levels at each seat of game ``k``: ``bots`` is one lineup ("hard,medium", filling the seats in rotation)
+    or several separated by ";", taken in turn, each turned one seat further every time it comes back (so every
+    level sits in every seat)."""
+    lineups = [x.split(",") for x in bots.split(";")]
+    levels = lineups[k % len(lineups)]
+    turn = k // len(lineups)
+    return [levels[(s + turn) % len(levels)] for s in range(players)]
+
+
 def play(seed, levels, players):
     g = splendor.new_game(players=players, seed=seed)
     bots = [get_bot(levels[s % len(levels)]) for s in range(players)]
@@ -47,8 +61,8 @@ def play(seed, levels, players):
     while not g.is_over:
         seat = g.current_player
         level = levels[seat % len(levels)]
-        g.apply(bots[seat].choose(g.observation(seat), rng, {"iterations": 40} if level in ("hard", "expert")
-                                  else None))
+        its = ITERATIONS.get(level)
+        g.apply(bots[seat].choose(g.observation(seat), rng, {"iterations": its} if its else None))
     return g
 
 
@@ -108,13 +122,12 @@ def main(argv=None):
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=500000)
-    ap.add_argument("--bots", default="hard,medium")
+    ap.add_argument("--bots", default="expert,medium;hard,medium;expert,hard;medium,easy")
     ap.add_argument("--judges", default="review,value-model")
     ap.add_argument("--fit", action="store_true", help="print the log loss and zigzag of each temperature")
     args = ap.parse_args(argv)
     if args.fit:
         return fit(args)
-    levels = args.bots.split(",")
     judges = args.judges.split(",")
     model = load_expert()[0] if "value-model" in judges else None
     tallies = {j: Tally({"review": "the review's judge (the expert's search)",
@@ -122,7 +135,7 @@ def main(argv=None):
     t0 = time.perf_counter()
     n = args.players
     for k in range(args.games):
-        g = play(args.seed + k, levels, n)
+        g = play(args.seed + k, lineup(args.bots, k, n), n)
         record = g.record()
         won = [(1.0 / len(g.winners)) if s in g.winners else 0.0 for s in range(n)]
         if "review" in tallies:
@@ -136,7 +149,7 @@ def main(argv=None):
         if "value-model" in tallies:
             tallies["value-model"].add(value_model_line(record, model), won)
     secs = time.perf_counter() - t0
-    print(f"{args.games} held-out {n}-player games ({', '.join(levels)} in rotation, seeds {args.seed}-"
+    print(f"{args.games} held-out {n}-player games ({args.bots}, seats rotating; seeds {args.seed}-"
           f"{args.seed + args.games - 1}), {secs:.0f} s")
     for t in tallies.values():
         t.report(n)
@@ -150,10 +163,9 @@ def fit(args):
 
     n = args.players
     coach.TEMPERATURE[n] = 1.0
-    levels = args.bots.split(",")
     games = []
     for k in range(args.games):
-        g = play(args.seed + k, levels, n)
+        g = play(args.seed + k, lineup(args.bots, k, n), n)
         won = [(1.0 / len(g.winners)) if s in g.winners else 0.0 for s in range(n)]
         games.append(([p["chances"] for p in review_game(g.record(), [])["positions"][1:]], won))
     rows = []
@@ -165,7 +177,7 @@ def fit(args):
         loss = -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps)) for p, y in t.rows) / len(t.rows)
         rows.append((loss, power, sum(t.bends) / len(t.bends)))
     best = min(rows)[1]
-    print(f"the review's chances at each temperature, {args.games} {n}-player games ({', '.join(levels)}, seeds "
+    print(f"the review's chances at each temperature, {args.games} {n}-player games ({args.bots}, seeds "
           f"{args.seed}-{args.seed + args.games - 1})")
     for loss, power, zigzag in sorted(rows, key=lambda r: r[1]):
         mark = "  <- least log loss" if power == best else ""

@@ -451,3 +451,93 @@ def test_the_table_does_not_move_while_tokens_go_over_ten_and_back(touch_page, s
     assert "return tokens" in page.locator("#status").text_content()
     same("the return step")
     assert inside([start_boxes[".seat.mine"][0], 0, w, start_boxes[".seat.mine"][1]], w, h)
+
+
+@pytest.mark.parametrize("size", list(SHORT))
+def test_a_refused_pick_is_said_in_the_move_box_over_nothing_else(touch_page, size):
+    # A pile of 3 tapped twice: the refusal takes the prompt's place in the move box (issue 63: it was drawn across
+    # your panel), the box keeps its height and your panel is where it was.
+    w, h = SHORT[size]
+    page = touch_page(w, h)
+    open_game(page)
+    start(page, opponents=1, seed=31, starts="A bot", levels=["Medium"])
+    settle(page)
+    bar = page.get_by_role("region", name="Your move")
+    mine = page.get_by_role("region", name="Your area")
+    bar_before, mine_before = box(bar), box(mine)
+    pile = page.get_by_role("button", name=re.compile(r"^(White|Blue|Green|Red|Black) gems: 3")).first
+    pile.tap()
+    pile.tap()
+    message = page.locator("#message")
+    assert re.fullmatch(r"Two \w+ need 4 in the pile; it holds 3\.", message.inner_text())
+    said = box(message)
+    assert said[1] >= bar_before[1] and said[3] <= bar_before[3] and said[2] <= bar_before[2]  # inside the box
+    assert box(bar) == bar_before and box(mine) == mine_before and not meet(said, box(mine))
+    assert not page.locator(".actionbar > .prompt").is_visible()
+
+
+def gold_choice(app):
+    """Stop where you hold gold and a market card of three colors or more can be bought without it (the dialog offers
+    a gold swap under every price row: the tallest buy dialog); reserve for gold, take three, meanwhile."""
+    g = app.game
+    if g.phase != "action":
+        return g.legal_actions()[0]
+    p = g.players[0]
+    if p.tokens["gold"] and choice_card(g):
+        return True
+    if not p.tokens["gold"] and len(p.reserved) < 2 and g.supply["gold"]:
+        return next(a for a in g.legal_actions() if a.kind == "reserve" and a.card is not None)
+    takes = [a for a in g.legal_actions() if a.kind == "take" and len(a.colors) == 3]
+    if takes and p.token_count <= 7:
+        return takes[len(g.history) % len(takes)]
+    return g.legal_actions()[0]
+
+
+def choice_card(g):
+    return next((c for row in g.market for c in row if c and g.can_afford(c, 0) and not g.default_payment(c)["gold"]
+                 and sum(1 for v in g.price(c, 0).values() if v) >= 3), None)
+
+
+def late_four(app):
+    """Stop at round 14 of a 4-player game: the opponents hold many cards (a tall detail dialog)."""
+    g = app.game
+    return True if g.round >= 14 and g.phase == "action" else MediumMove(app)
+
+
+def MediumMove(app):  # noqa: N802 (reads as the move it is)
+    from splendor.ai import get_bot
+    import random
+    g = app.game
+    return get_bot("medium").choose(g.observation(0), random.Random(len(g.history)))
+
+
+@pytest.mark.parametrize("size", list(SHORT))
+def test_a_tall_dialog_opens_with_its_title_and_its_action_on_screen(touch_page, size):
+    # Issue 63: the buy dialog with a gold swap under every price row put Buy below the screen, and an opponent's
+    # tall detail dialog opened scrolled to its foot. A dialog opens at its top, its action buttons on screen.
+    w, h = SHORT[size]
+    page = touch_page(w, h)
+    save = save_at(1, gold_choice)
+    card = choice_card(splendor.replay(save["record"]))
+    open_with_storage(page, {SAVE_KEY: json.dumps(save)})
+    settle(page)
+    page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(
+        "^" + re.escape(card.describe()))).tap()
+    dialog = page.get_by_role("dialog")
+    assert dialog.locator(".swap .secondary").count() >= 3
+    for part in (dialog.locator("#dlg-title"), dialog.get_by_role("button", name="Buy", exact=True),
+                 dialog.get_by_role("button", name="Close")):
+        assert inside(box(part), w, h), part
+    dialog.get_by_role("button", name="Buy", exact=True).tap()
+    settle(page)
+    assert page.get_by_role("dialog").count() == 0
+    page.close()
+    other = touch_page(w, h)
+    open_with_storage(other, {SAVE_KEY: json.dumps(save_at(6, late_four, opponents=3))})
+    settle(other)
+    other.locator("#inspect-1").tap()
+    dialog = other.get_by_role("dialog")
+    assert dialog.evaluate("(d) => d.scrollHeight > d.clientHeight")  # taller than the screen: it scrolls
+    assert dialog.evaluate("(d) => d.scrollTop") == 0
+    assert inside(box(dialog.locator("#dlg-title")), w, h) and inside(box(dialog.get_by_role("button", name="Close")),
+                                                                        w, h)

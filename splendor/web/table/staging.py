@@ -60,8 +60,8 @@ class Staging:
                     self.picked = [color, color]
                     self.message = ""
                 else:
-                    self.message = (f"Two {color} need at least 4 in the pile before taking, and it holds "
-                                    f"{supply[color]}. Your {color} pick stays: tap it below to put it back.")
+                    # (short: on a phone it takes the prompt's line in the move box, which keeps its height)
+                    self.message = f"Two {color} need 4 in the pile; it holds {supply[color]}."
                 return
             picked.remove(color)
             self.message = ""
