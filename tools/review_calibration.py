@@ -5,8 +5,9 @@ expert's search, :func:`splendor.ai.review.review_judge`) beside the value model
                                         [--bots "expert,medium;hard,medium;expert,hard;medium,easy"] [--fit]
 
 Plays ``--games`` games between the named bots (:func:`lineup`: by default the four pairings of the levels a person
-meets, in turn, every level in every seat; the hard bot on 40 iterations a move, the expert on 200) on the deals ``--seed``, ``--seed`` + 1, ... (the training commands play the deals ``arena.game_seed("train-N",
-k)``, drawn from 2^31 seeds, so these are other deals) and reads every position after every turn with each judge:
+meets, in turn, every level in every seat; the hard bot on 40 iterations a move, the expert on 200) on the deals
+``--seed``, ``--seed`` + 1, ... (the training commands play the deals ``arena.game_seed("train-N", k)``, drawn from
+2^31 seeds, so these are other deals) and reads every position after every turn with each judge:
 ``review`` is the chart a review draws (:func:`splendor.ai.review.review_game`), ``value-model`` is the expert's
 learned value model read at each position (the seats' chances scaled to sum to 1), the review's judge before this
 one. For each judge it prints, for each band of chance, how many (position, seat) pairs were given it and how many
