@@ -541,3 +541,19 @@ def test_a_tall_dialog_opens_with_its_title_and_its_action_on_screen(touch_page,
     assert dialog.evaluate("(d) => d.scrollTop") == 0
     assert inside(box(dialog.locator("#dlg-title")), w, h) and inside(box(dialog.get_by_role("button", name="Close")),
                                                                         w, h)
+
+
+def test_a_thinking_bots_name_and_level_are_not_cut(touch_page):
+    # Issue 63: the spinner of a thinking bot took its header's room, "Bot 1 Expert" cut to "Bot 1 Exp" at 360 px.
+    page = touch_page(360, 640)
+    open_game(page, "pace=0&bot_budget=3")  # (each bot thinks 3 s a move)
+    start(page, opponents=3, seed=31, starts="A bot", levels=["Expert", "Expert", "Expert"])
+    page.wait_for_function("() => document.querySelector('.seat.opp .spinner')")
+    heads = page.locator(".seat.opp h2").evaluate_all(
+        "(els) => els.map((e) => [e.textContent, e.scrollWidth, e.clientWidth, !!e.querySelector('.spinner')])")
+    assert any(spins for *_, spins in heads)
+    for text, wide, room, _ in heads:
+        assert wide <= room, f"{text!r} is cut: {wide} px in {room}"
+    spinner = page.evaluate("() => { const r = document.querySelector('.seat.opp .spinner').getBoundingClientRect(); "
+                            "return [r.left, r.top, r.right, r.bottom]; }")
+    assert inside(spinner, 360, 640) and spinner[2] > spinner[0]
