@@ -17,9 +17,13 @@ score beside a constant 1/players as the baseline, the zigzag (the mean over the
 how many turning points were moves of a seat whose chance rose (there should be none). A shared victory counts as a
 share of a win.
 
-``--fit`` chooses the review's temperature (``splendor.ai.coach.TEMPERATURE``): the review's chances are read raw
-(temperature 1) and the log loss and zigzag printed for each power, the least log loss marked. Fit on other deals
-than the measurement's (``--seed 600000``).
+It also prints the *tempo*: each seat's mean change of chance over its own turns, less over the others' turns (a
+judge whose line rises and falls with whose turn it is shows it far from 0; a judge that reads every position alike
+shows only what the moves changed).
+
+``--fit`` weighs a temperature for the review's chances (each seat's chance raised to a power, scaled back to a sum
+of 1: a line squeezed toward even zigzags less): the log loss and zigzag for each power, the least log loss marked.
+Fitted on other deals than the measurement's (``--seed 600000``); the review takes none (docs/BOTS.md).
 """
 
 import argparse
@@ -68,16 +72,28 @@ def play(seed, levels, players):
 
 
 def value_model_line(record, model):
-    """Every seat's chance after every turn by the value model (the review's judge before the expert's search)."""
+    """Every seat's chance at the deal and after every turn by the value model (the review's judge before the
+    expert's search)."""
     game = splendor.new_game(players=record["players"], seed=record["seed"])
-    out = []
+
+    def read():
+        ch = list(model.win_chances(game))
+        total = sum(ch)
+        return [x / total for x in ch] if total > 0 else [1 / len(ch)] * len(ch)
+
+    out = [read()]
     for first, end, _ in turns_of(record):
         for text in record["actions"][first:end]:
             game.apply(text)
-        ch = list(model.win_chances(game))
-        total = sum(ch)
-        out.append([x / total for x in ch] if total > 0 else [1 / len(ch)] * len(ch))
+        out.append(read())
     return out
+
+
+def powered(chances, power):
+    """Every seat's chance raised to ``power``, scaled back to a sum of 1 (``--fit``)."""
+    xs = [x ** power if x > 0 else 0.0 for x in chances]
+    total = sum(xs)
+    return [x / total for x in xs] if total > 0 else [1 / len(xs)] * len(xs)
 
 
 class Tally:
@@ -85,11 +101,20 @@ class Tally:
         self.name = name
         self.rows = []  # (chance given, result) per seat of every position after a turn, the end left out
         self.bends = []
+        self.own = []  # a seat's change of chance over its own turns ...
+        self.others = []  # ... and over the other seats' turns
         self.gainers = 0
         self.turning = 0
 
-    def add(self, line, won):
+    def add(self, line, won, movers=None):
+        """``line``: every seat's chances after each turn (the deal's first when ``movers``, who played each turn,
+        is given: the tempo is then counted)."""
         n = len(won)
+        if movers is not None:
+            for t, mover in enumerate(movers[:-1]):
+                for s in range(n):
+                    (self.own if s == mover else self.others).append(line[t + 1][s] - line[t][s])
+            line = line[1:]
         for ch in line[:-1]:
             self.rows.extend((ch[s], won[s]) for s in range(n))
         for s in range(n):
@@ -114,6 +139,10 @@ class Tally:
               f"(constant: {base * (1 - base):.4f})")
         print(f"zigzag {sum(self.bends) / len(self.bends):.4f} (mean |next - 2 x this + previous| over the seats' "
               "lines)")
+        if self.own:
+            own, others = sum(self.own) / len(self.own), sum(self.others) / len(self.others)
+            print(f"tempo {own - others:+.4f}: a seat's mean change over its own turns {own:+.4f}, over the others' "
+                  f"{others:+.4f}")
         if self.turning:
             print(f"turning points {self.turning}, of a seat whose chance rose: {self.gainers}")
 
@@ -139,16 +168,16 @@ def main(argv=None):
         g = play(args.seed + k, lineup(args.bots, k, n), n)
         record = g.record()
         won = [(1.0 / len(g.winners)) if s in g.winners else 0.0 for s in range(n)]
+        movers = [seat for _, _, seat in turns_of(record)]
         if "review" in tallies:
             review = review_game(record, [])
-            line = [p["chances"] for p in review["positions"][1:]]
-            tallies["review"].add(line, won)
+            tallies["review"].add([p["chances"] for p in review["positions"]], won, movers)
             for tp in review["turning"]:
                 tallies["review"].turning += 1
                 if tp["to"] >= tp["from"]:
                     tallies["review"].gainers += 1
         if "value-model" in tallies:
-            tallies["value-model"].add(value_model_line(record, model), won)
+            tallies["value-model"].add(value_model_line(record, model), won, movers)
     secs = time.perf_counter() - t0
     print(f"{args.games} held-out {n}-player games ({args.bots}, seats rotating; seeds {args.seed}-"
           f"{args.seed + args.games - 1}), {secs:.0f} s")
@@ -156,14 +185,11 @@ def main(argv=None):
         t.report(n)
 
 
-POWERS = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2)
+POWERS = (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.5)
 
 
 def fit(args):
-    from splendor.ai import coach
-
     n = args.players
-    coach.TEMPERATURE[n] = 1.0
     games = []
     for k in range(args.games):
         g = play(args.seed + k, lineup(args.bots, k, n), n)
@@ -173,7 +199,7 @@ def fit(args):
     for power in POWERS:
         t = Tally("")
         for line, won in games:
-            t.add([coach.calibrated(ch, power) for ch in line], won)
+            t.add([powered(ch, power) for ch in line], won)
         eps = 1e-6
         loss = -sum(y * math.log(max(p, eps)) + (1 - y) * math.log(max(1 - p, eps)) for p, y in t.rows) / len(t.rows)
         rows.append((loss, power, sum(t.bends) / len(t.bends)))

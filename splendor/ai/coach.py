@@ -21,12 +21,6 @@ from .budget import Budget
 REVIEW_ITERATIONS = {2: 160, 3: 48, 4: 48}
 #: Visits the move played gets at least in a review's judgement (:func:`judge` ``played``).
 FORCE_VISITS = {2: 24, 3: 8, 4: 8}
-#: The chances' temperature per table size: a search's raw chances run too far from even (a seat given 15% won 30%
-#: of held-out games), so every seat's chance is raised to this power and the seats scaled back to a sum of 1 (at
-#: two players: the logistic of this times the raw log-odds). Fitted for the least log loss on games the
-#: measurements do not use (``tools/review_calibration.py --fit``; docs/BOTS.md, "How good the chances are"). The
-#: order of the moves is unchanged.
-TEMPERATURE = {2: 0.6, 3: 1.0, 4: 1.0}
 
 
 class Judgement:
@@ -69,19 +63,6 @@ def _normal(xs):
     if total <= 0:
         return [1.0 / len(xs)] * len(xs)
     return [x / total for x in xs]
-
-
-def calibrated(chances, power):
-    """Every seat's chance raised to ``power`` and scaled back to a sum of 1 (:data:`TEMPERATURE`).
-
-    >>> [round(x, 3) for x in calibrated([0.8, 0.2], 0.5)]
-    [0.667, 0.333]
-    >>> calibrated([1.0, 0.0], 0.6)
-    [1.0, 0.0]
-    """
-    if power == 1.0:
-        return list(chances)
-    return _normal([x ** power if x > 0 else 0.0 for x in chances])
 
 
 _BOT = {}
@@ -182,9 +163,6 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
             for s in range(n):
                 total[s] += sums[s]
         j.position = _normal(total) if any(total) else [1.0 / n] * n
-    power = TEMPERATURE.get(n, 1.0)
-    j.chances = [None if c is None else calibrated(c, power) for c in j.chances]
-    j.position = calibrated(j.position, power)
     j.iterations = clock.n
     tried = [i for i in range(len(j.moves)) if j.visits[i]]
     j.best = max(tried, key=lambda i: (j.visits[i], j.chances[i][seat])) if tried else 0
