@@ -15,7 +15,6 @@ PACKAGE = ROOT / "splendor"
 MODULES = [
     "splendor",
     "splendor.ai",
-    "splendor.ai.coach",
     "splendor.ai.encoding",
     "splendor.ai.explain",
     "splendor.ai.netfile",
