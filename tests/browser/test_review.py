@@ -185,20 +185,22 @@ def test_a_whole_game_by_clicks_at_the_desktop_is_reviewed_kept_and_a_damaged_re
     assert console_errors == []
 
 
-def finished_save():
-    """A finished 3-player save (every seat buying when it can, else at random), opened on its end screen."""
+def finished_save(players=3):
+    """A finished save of 3 players (or 2: Ann and Bot 1; every seat buying when it can, else at random), opened on
+    its end screen."""
     import random
 
     import splendor
 
-    g = splendor.new_game(players=3, seed=12, first_player=0)
+    g = splendor.new_game(players=players, seed=12, first_player=0)
     rng = random.Random(12)
     while not g.is_over:
         actions = g.legal_actions()
         buys = [a for a in actions if a.kind == "buy"]
         g.apply(rng.choice(buys or actions))
     return {"format": "splendor-save", "version": 1, "record": g.record(),
-            "seats": [{"name": "Ann", "bot": None}, {"name": "Bot 1", "bot": "easy"}, {"name": "Bot 2", "bot": "hard"}],
+            "seats": [{"name": "Ann", "bot": None}, {"name": "Bot 1", "bot": "easy"},
+                      {"name": "Bot 2", "bot": "hard"}][:players],
             "settings": {}, "log": [{"n": 0, "seat": None, "text": "New game.", "why": "", "kind": "note"}]}
 
 
@@ -265,3 +267,29 @@ def test_a_game_played_by_the_hints_is_reviewed_without_a_loss(touch_page):
     named = [(t, review["positions"][t]["better"]) for t in followed if review["positions"][t]["better"]]
     assert named == []
     assert not [tp for tp in review["turning"] if tp["mover"] == 0]
+
+
+#: Any part of a review's small card drawn outside it (issue 63: the fourth price of a card was cut).
+CARD_CUT_JS = """() => [...document.querySelectorAll('.rv-card, .rv-res .mini')].flatMap((c) => {
+  const f = c.getBoundingClientRect();
+  return [...c.querySelectorAll('*')].filter((e) => { const r = e.getBoundingClientRect();
+    return r.width && (r.bottom > f.bottom + .5 || r.right > f.right + .5 || r.top < f.top - .5); })
+    .map((e) => c.getAttribute('aria-label')); })"""
+
+
+def test_the_reviews_small_cards_show_every_price_at_360_px(touch_page):
+    page = touch_page(360, 640)
+    open_with_storage(page, {SAVE_KEY: json.dumps(finished_save(players=2))}, query="pace=0")
+    open_review(page, press="tap")
+    page.get_by_role("region", name="Turning points").wait_for(timeout=CHART_MS)
+    total = int(re.match(r"After move (\d+) of (\d+)", where(page)).group(2))
+    four = 0
+    for step in range(0, total + 1, max(1, total // 6)):
+        page.evaluate(f"() => document.querySelector('.rv-hit[data-to=\"{step}\"]').dispatchEvent("
+                      "new MouseEvent('click', {bubbles: true}))")
+        page.wait_for_function(f"() => document.getElementById('review-where').textContent.includes("
+                               f"'{'The deal' if step == 0 else f'After move {step} '}')")
+        assert page.evaluate(CARD_CUT_JS) == [], step
+        four += page.evaluate("() => [...document.querySelectorAll('.rv-card')].filter((c) => "
+                              "c.querySelectorAll('.pip').length === 4).length")
+    assert four  # (cards of four prices were among those looked at)
