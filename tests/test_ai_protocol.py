@@ -252,3 +252,21 @@ def test_explanations_say_the_gold_the_points_and_the_price_once():
     game = build(tokens={0: (2, 2, 2, 2, 1, 0)})
     assert "then gives back 2 tokens" in explain(game.observation(0), "take white blue green")
     assert "gives back" not in explain(game.observation(0), "take white blue green", voice="they")
+
+
+def test_a_light_hint_is_the_light_levels_move_without_the_coach(monkeypatch):
+    # Without its worker the page asks the hint of the level it plays instead (no search, no network on its thread)
+    from splendor.ai import coach
+    from splendor.web.botcall import answer
+
+    def no_coach(*args, **kwargs):
+        raise AssertionError("the coach searched on the page's thread")
+
+    monkeypatch.setattr(coach, "advise", no_coach)
+    game = splendor.new_game(players=2, seed=16)
+    req = _request(game, level="expert", mode="hint")
+    resp = json.loads(answer(req, light=True))
+    assert "error" not in resp and resp["stats"]["level"] == "medium" and resp["weighed"] == []
+    medium = get_bot("medium").choose(game.observation(0), random.Random(3))
+    assert resp["action"] == str(medium)
+    assert "the coach searched" in json.loads(hint_json(req))["error"]  # the worker's hint is the coach's

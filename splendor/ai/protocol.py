@@ -11,7 +11,8 @@ The page sends the observation of the seat to act (``game.observation(seat)``) a
 
 ``turn_id`` (any JSON number or string) is echoed so the page can drop a late answer for an old position. ``seed``
 defaults to 0 and ``budget`` to the level's browser default (:data:`DEFAULT_BUDGETS`). ``hint_json`` answers the same
-request shape with what the expert would play for the person (``level`` is ignored: the coach's judge,
+request shape with what the expert would play for the person (``level`` is ignored, unless ``"light": true`` asks
+the hint of that level without search, as the page's own thread does without its worker: the coach's judge,
 :mod:`splendor.ai.coach`, the one the game review asks too), on a shorter budget, and speaks to the person ("it
 brings you to ..."); its answer also has ``weighed``, the moves the expert's search tried most, best first, with the
 chance to win each gives (``[{"action", "chance"}]``, at most :data:`HINT_WEIGHED`); ``choose_json`` speaks about
@@ -82,7 +83,10 @@ def _answer(req, mode):
         raise RequestError("the request has no observation object")
     if obs.get("format") != "splendor-observation":
         raise RequestError("the observation is not a splendor observation (format 'splendor-observation')")
-    if mode == "hint":
+    light = mode == "hint" and req.get("light") is True
+    if light:  # (the page's own thread, without its worker: the hint of the light level it plays instead)
+        level = req.get("level") if req.get("level") in ("random", "easy", "medium") else "medium"
+    elif mode == "hint":
         level = HINT_LEVEL
     else:
         level = req.get("level")
@@ -98,7 +102,7 @@ def _answer(req, mode):
         raise RequestError(str(exc)) from None
     t0 = time.perf_counter()
     try:
-        if mode == "hint":
+        if mode == "hint" and not light:
             from .coach import advise
             action, info = advise(obs, random.Random(seed), budget.started())
         else:

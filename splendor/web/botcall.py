@@ -1,7 +1,7 @@
 """Answer a bot request (JSON text in, JSON text out): what the worker runs, and the page's fallback.
 
 Requests and answers follow ``splendor.ai.protocol``: ``{"turn_id", "observation", "level", "seed", "budget"?,
-"mode"?}`` in (``"mode": "hint"`` asks what the hard bot would play for the person), ``{"turn_id", "action",
+"mode"?}`` in (``"mode": "hint"`` asks what the expert would play for the person), ``{"turn_id", "action",
 "explanation", "stats"}`` or ``{"turn_id", "error"}`` out. When the page must play without its worker, ``light=True``
 replaces a searching level by a heuristic one so the page's own thread stays responsive.
 """
@@ -36,6 +36,7 @@ def answer(request_text, light=False):
             request.pop("budget", None)
             if request.get("mode") == "hint":
                 request["budget"] = {"iterations": 1}
+                request["light"] = True  # (the hint of the light level: the expert's search is the worker's)
             request_text = json.dumps(request)
         except (ValueError, AttributeError):
             pass  # the protocol itself answers a malformed request with an error
