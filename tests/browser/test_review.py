@@ -49,6 +49,7 @@ def open_review(page, press="click"):
 
 def check_better_move(page):
     turning = page.get_by_role("region", name="Turning points")
+    turning.wait_for(timeout=CHART_MS)  # (the chart is drawn from its first points: the list once the review is whole)
     items = turning.get_by_role("listitem")
     assert items.count() >= 1
     texts = items.all_inner_texts()
@@ -180,6 +181,7 @@ def test_a_whole_game_by_clicks_at_the_desktop_is_reviewed_kept_and_a_damaged_re
     assert time.monotonic() - started < 2.0  # at most the piece in flight was finished
     page.get_by_role("button", name="Review again").click()
     page.locator("#rv-chart").wait_for(timeout=CHART_MS)
+    page.get_by_role("region", name="Turning points").wait_for(timeout=CHART_MS)  # (whole, and stored)
     again = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(FINISHED_KEY)})"))
     assert again["games"][0]["review"]["positions"][2]["chances"] != ["x"]
     assert console_errors == []
