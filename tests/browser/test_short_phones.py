@@ -99,6 +99,12 @@ def gold_buy(app):
         for card in row:
             if card and g.can_afford(card, 0) and g.default_payment(card)["gold"]:
                 return True
+    return toward_gold(g)
+
+
+def toward_gold(g):
+    """Meanwhile: reserve a market card (for its gold) until one gold is held, else take three while 7 or fewer are
+    held, else the first legal move."""
     p = g.players[0]
     if not p.tokens["gold"] and len(p.reserved) < 2 and g.supply["gold"]:
         return next(a for a in g.legal_actions() if a.kind == "reserve" and a.card is not None)
@@ -487,15 +493,9 @@ def gold_choice(app):
     g = app.game
     if g.phase != "action":
         return g.legal_actions()[0]
-    p = g.players[0]
-    if p.tokens["gold"] and choice_card(g):
+    if g.players[0].tokens["gold"] and choice_card(g):
         return True
-    if not p.tokens["gold"] and len(p.reserved) < 2 and g.supply["gold"]:
-        return next(a for a in g.legal_actions() if a.kind == "reserve" and a.card is not None)
-    takes = [a for a in g.legal_actions() if a.kind == "take" and len(a.colors) == 3]
-    if takes and p.token_count <= 7:
-        return takes[len(g.history) % len(takes)]
-    return g.legal_actions()[0]
+    return toward_gold(g)
 
 
 def choice_card(g):
