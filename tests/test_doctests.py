@@ -15,6 +15,7 @@ PACKAGE = ROOT / "splendor"
 MODULES = [
     "splendor",
     "splendor.ai",
+    "splendor.ai.coach",
     "splendor.ai.encoding",
     "splendor.ai.explain",
     "splendor.ai.netfile",

@@ -34,13 +34,7 @@ class Judgement:
 
     def index(self, action):
         """The index of ``action`` among the judged moves (the same move up to the payment of a buy), or None."""
-        for i, a in enumerate(self.moves):
-            if a == action:
-                return i
-        for i, a in enumerate(self.moves):
-            if _same_move(a, action):
-                return i
-        return None
+        return index_of(self.moves, action)
 
     def chance_of(self, action):
         """Every seat's chance after ``action`` (None when the judge did not try it)."""
@@ -54,11 +48,21 @@ class Judgement:
         return [(self.moves[i], self.chances[i][self.seat], self.visits[i]) for i in order[:k]]
 
 
-def _same_move(a, b):
-    return a.kind == b.kind and a.card is b.card and a.colors == b.colors and a.level == b.level
+def index_of(moves, action):
+    """The index of ``action`` in ``moves`` (the same move up to the payment of a buy), or None."""
+    from .expert import _same_move
+    for i, a in enumerate(moves):
+        if a == action:
+            return i
+    return next((i for i, a in enumerate(moves) if _same_move(a, action)), None)
 
 
-def _normal(xs):
+def normal(xs):
+    """``xs`` scaled to a sum of 1 (even shares when they sum to nothing).
+
+    >>> normal([2, 6])
+    [0.25, 0.75]
+    """
     total = sum(xs)
     if total <= 0:
         return [1.0 / len(xs)] * len(xs)
@@ -124,13 +128,8 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
     if j.net:
         from . import puct
         from .encoding import legal_indexed
-        force = None
-        if played is not None:
-            moves, _ = legal_indexed(game)
-            probe = Judgement()
-            probe.moves = moves
-            i = probe.index(played)
-            force = None if i is None else (i, force_visits)
+        i = None if played is None else index_of(legal_indexed(game)[0], played)
+        force = None if i is None else (i, force_visits)
         moves, _prior, stats, _value, _depth = puct.search(game, seat, bot.evaluator, bot.search_params, rng, clock,
                                                            force)
         j.moves = list(moves)
@@ -151,18 +150,14 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
         win = ex._win_now(game, seat, scored, bot.scorer)
         cands, priors, inner, horizon = bot.tree_setup(game, seat, scored, (win, played))
         if priors is not None and len(priors) < len(cands):  # (a played move the prior's favourites left out)
-            priors = _normal(priors + [min(priors)] * (len(cands) - len(priors)))
+            priors = normal(priors + [min(priors)] * (len(cands) - len(priors)))
         every = {}
         force = None if played is None or played not in cands else (played, force_visits)
         _best, stats, _depth = tree.search(bot, game, seat, cands, rng, clock, horizon, priors, inner, every, force)
         j.moves = list(cands)
         j.visits = [st[0] for st in stats]
-        j.chances = [_normal([x / st[0] for x in every[a]]) if st[0] else None for a, st in zip(cands, stats)]
-        total = [0.0] * n
-        for sums in every.values():
-            for s in range(n):
-                total[s] += sums[s]
-        j.position = _normal(total) if any(total) else [1.0 / n] * n
+        j.chances = [normal([x / st[0] for x in every[a]]) if st[0] else None for a, st in zip(cands, stats)]
+        j.position = normal([sum(sums[s] for sums in every.values()) for s in range(n)])
     j.iterations = clock.n
     tried = [i for i in range(len(j.moves)) if j.visits[i]]
     j.best = max(tried, key=lambda i: (j.visits[i], j.chances[i][seat])) if tried else 0

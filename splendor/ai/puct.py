@@ -193,10 +193,9 @@ def _leaf(game, evaluator):
     return make_leaf(game, *later(game))
 
 
-def select(root, c_puct, fpu, forced=None):
+def select(root, c_puct, fpu):
     """Walk down from ``root`` by PUCT to a move not yet followed (or an end): (the path of (position, move index),
-    the game after that move with its turn ended, or None when the walk ended at a known end). ``forced``: the
-    root's move index to take first, whatever PUCT says (the walks below it choose by PUCT)."""
+    the game after that move with its turn ended, or None when the walk ended at a known end)."""
     node = root
     path = []
     while True:
@@ -204,29 +203,42 @@ def select(root, c_puct, fpu, forced=None):
             return path, None
         if node.pending is not None:
             _open(node)
-        if forced is not None:
-            bi, forced = forced, None
-        else:
-            N, W, P = node.N, node.W, node.P
-            first = (node.v0 if node.mover == 0 else -node.v0) - fpu
-            c = c_puct * _SQRT(node.n or 1)
-            best = -1e9
-            bi = 0
-            for i in range(len(P)):
-                n = N[i]
-                u = (W[i] / n if n else first) + c * P[i] / (1 + n)
-                if u > best:
-                    best = u
-                    bi = i
+        N, W, P = node.N, node.W, node.P
+        first = (node.v0 if node.mover == 0 else -node.v0) - fpu
+        c = c_puct * _SQRT(node.n or 1)
+        best = -1e9
+        bi = 0
+        for i in range(len(P)):
+            n = N[i]
+            u = (W[i] / n if n else first) + c * P[i] / (1 + n)
+            if u > best:
+                best = u
+                bi = i
         path.append((node, bi))
         kid = node.kids[bi]
         if kid is None:
-            g = node.game.copy()
-            g.apply_unchecked(node.moves[bi])
-            if g.phase != "action" and g.phase != "over":
-                finish_turn(g)
-            return path, g
+            return path, _after(node, bi)
         node = kid
+
+
+def _after(node, i):
+    """The game after ``node``'s move ``i``, its turn ended."""
+    g = node.game.copy()
+    g.apply_unchecked(node.moves[i])
+    if g.phase != "action" and g.phase != "over":
+        finish_turn(g)
+    return g
+
+
+def select_forced(root, i, c_puct, fpu):
+    """:func:`select` with the root's move ``i`` taken first, whatever PUCT says (the walk below it by PUCT)."""
+    if root.pending is not None:
+        _open(root)
+    kid = root.kids[i]
+    if kid is None:
+        return [(root, i)], _after(root, i)
+    path, g = select(kid, c_puct, fpu)
+    return [(root, i)] + path, g
 
 
 def backup(path, v0):
@@ -239,8 +251,8 @@ def backup(path, v0):
 
 def _simulate(root, evaluator, c_puct, fpu, forced=None):
     """One walk from ``root`` to a new position (or an end), and the value back up the path; the path's length.
-    ``forced``: the root's move index the walk starts with (:func:`select`)."""
-    path, g = select(root, c_puct, fpu, forced)
+    ``forced``: the root's move index the walk starts with (:func:`select_forced`)."""
+    path, g = select(root, c_puct, fpu) if forced is None else select_forced(root, forced, c_puct, fpu)
     if g is None:
         v0 = (path[-1][0].kids[path[-1][1]] if path else root).v0
     else:

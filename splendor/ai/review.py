@@ -75,15 +75,8 @@ def review_judge():
     return ExpertJudge()
 
 
-def _normal(xs):
-    total = sum(xs)
-    if total <= 0:
-        return [1.0 / len(xs)] * len(xs)
-    return [x / total for x in xs]
-
-
 def _result(game):
-    return _normal([result_share(game, s) for s in range(game.n)])
+    return coach.normal([result_share(game, s) for s in range(game.n)])
 
 
 # -- turns ----------------------------------------------------------------------------------------------------------
