@@ -7,9 +7,10 @@ import random
 import pytest
 
 import splendor
-from splendor.engine import Action, card_from_code
+from splendor.engine import COLORS, Action, card_from_code
 from splendor.web import view
 from splendor.web.controller import App
+from splendor.web.table import words
 from splendor.web.records.storage import MemoryStorage
 
 
@@ -316,6 +317,30 @@ def test_hint_request_and_reply():
     app.hint_reply({"turn_id": req["turn_id"], "action": "take white blue green", "explanation": ""})
     assert app.hint["text"] == "Hint: Take white, blue and green."  # no reason given: the move alone
     assert app.awaiting is None  # a hint is not a bot's turn
+
+
+def test_a_hint_to_reserve_a_marked_card_names_it_without_its_cost_on_phones():
+    """The move box of a phone holds four lines: the card the table marks is named there without its printed cost
+    (the whole sentence stays for screen readers and wider screens)."""
+    app = started(seed=7)
+    card = app.game.market[1][0]
+    cost = words.join_words(f"{n} {c}" for c, n in zip(COLORS, card.cost_t) if n)
+    said = f"reserves the level {card.level} {card.bonus} card costing {cost} and takes 1 gold: it secures the card"
+    app.act("hint", {})
+    req = app.hint_request()
+    assert app.hint_reply({"turn_id": req["turn_id"], "action": f"reserve {card.code}", "explanation": said}) == "applied"
+    whole = f"Hint: reserve the level {card.level} {card.bonus} card costing {cost} and take 1 gold: it secures the card."
+    short = f"Hint: reserve the level {card.level} {card.bonus} card and take 1 gold: it secures the card."
+    assert (app.hint["text"], app.hint["short"]) == (whole, short)
+    html = view.render(app)
+    assert (f'<span class="lab-long">{whole}</span><span class="lab-short" aria-hidden="true">{short}</span>'
+            in html), html.split("hint-text")[1][:400]
+    # a take names no marked card: one sentence, as it was
+    app.act("hint", {})
+    req = app.hint_request()
+    app.hint_reply({"turn_id": req["turn_id"], "action": "take white blue green",
+                    "explanation": f"takes white, blue and green toward the level {card.level} {card.bonus} card costing {cost}"})
+    assert app.hint["short"] == app.hint["text"] and "lab-short" not in view.render(app).split("hint-text")[1][:300]
 
 
 def test_a_hint_names_the_moves_the_expert_weighed_with_their_chances():

@@ -575,7 +575,9 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         why = str(reply.get("explanation") or "")[:300]
         said = (words.describe_pending(self.game, [action]) if action.kind != "return"
                 else f"Return a {action.colors[0]}")
-        self.hint = {"action": str(action), "text": f"Hint: {words.advice(why) or said}.", "why": why,
+        advice = words.advice(why) or said
+        self.hint = {"action": str(action), "text": f"Hint: {advice}.", "why": why,
+                     "short": f"Hint: {words.on_phone(advice, action.card)}.",
                      "colors": list(action.colors), "card": action.card.code if action.card else None,
                      "weighed": self._weighed(reply.get("weighed"), action)}
         self.message = ""

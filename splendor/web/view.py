@@ -503,7 +503,11 @@ def action_bar(app):
     if app.hint and app.my_turn and not app.picked:
         # The hint takes the prompt's place (it says what to do, and more), so the move box keeps its height and
         # nothing under or above it moves; once gems are picked, the prompt is back and the hint's marks stay.
-        line = f'<p class="prompt hint" id="hint-text">{esc(app.hint["text"])}{hint_weighed(app.hint)}</p>'
+        said = esc(app.hint["text"])
+        short = app.hint.get("short", app.hint["text"])
+        if short != app.hint["text"]:  # (on phones: the marked card without its printed cost)
+            said = f'<span class="lab-long">{said}</span><span class="lab-short" aria-hidden="true">{esc(short)}</span>'
+        line = f'<p class="prompt hint" id="hint-text">{said}{hint_weighed(app.hint)}</p>'
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
     if app.info and not app.message:
         msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'

@@ -191,6 +191,23 @@ def advice(sentence):
     return f"{ADVICE_VERBS[verb]} {rest}"
 
 
+def on_phone(advice, card=None):
+    """The hint's advice as a phone's move box says it, one line shorter: ``card``, the card the table marks for the
+    hint (to buy or reserve), is named without its printed cost (the mark tells two look-alike cards apart).
+
+    >>> from splendor.engine import CARDS
+    >>> card = next(c for c in CARDS if c.cost_t == (3, 2, 2, 0, 0))
+    >>> on_phone("reserve the level 2 black card worth 1 point costing 3 white, 2 blue and 2 green and take 1 gold", card)
+    'reserve the level 2 black card worth 1 point and take 1 gold'
+    >>> on_phone("take two red toward the level 1 blue card", None)
+    'take two red toward the level 1 blue card'
+    """
+    if card is None:
+        return advice
+    cost = join_words(f"{n} {c}" for c, n in zip(COLORS, card.cost_t) if n)
+    return advice.replace(f" costing {cost}", "", 1)
+
+
 def seat_title(seats, seat):
     """'You' or 'Bot 1 (medium)'."""
     s = seats[seat]
