@@ -555,6 +555,30 @@ def test_a_guided_game_survives_a_reload_and_can_be_stopped():
     assert not third.guided() and third.coach is None
 
 
+def test_got_it_puts_the_guides_words_away_until_the_next_position_and_its_marks_stay():
+    app = App(MemoryStorage())
+    app.act("guided-start", {"starts": "person", "seed": "4711", "opponents": "1"})
+    card = card_from_code(app.coach["card"])
+    assert 'id="coach"' in view.render(app) and 'id="guide-away"' in view.render(app)
+    app.act("guide-away", {})
+    html = view.render(app)
+    assert 'id="coach"' not in html and app.guided()
+    assert card.describe() + learn_view.CARD_SUFFIX in html  # the marks stay
+    assert "The guide suggests taking" in html
+    take = splendor.parse_action(app.game, app.coach["take"])
+    for color in app.coach["colors"]:
+        app.act("gem", {"color": color})
+        if take.kind == "take_two":
+            app.act("gem", {"color": color})
+    app.act("take", {})
+    while not app.my_turn:  # the bot's answer
+        req = app.bot_request()
+        legal = [a for a in app.game.legal_actions() if a.kind == "take"] or app.game.legal_actions()
+        app.bot_reply({"turn_id": req["turn_id"], "action": str(legal[0]), "explanation": ""})
+    app.showing = None
+    assert app.coach and 'id="coach"' in view.render(app)  # the next turn's words are back
+
+
 def test_a_link_fills_the_new_game_screen_when_no_game_is_in_progress():
     app = App(MemoryStorage())
     app.load()

@@ -160,6 +160,14 @@ def test_the_guide_shows_all_its_words_and_the_turn_stays_on_the_screen(touch_pa
                     page.wait_for_function(f"(b) => ({TAKE_LABEL_JS})() !== b", arg=before)
             page.get_by_role("button", name=re.compile(r"^Take ")).tap()
             page.get_by_role("region", name="Opponents").locator(".last-move").wait_for()
+    # "Got it" puts the words away in one tap: every market card is uncovered, and what the guide marks stays marked.
+    page.get_by_role("button", name=re.compile("^Got it")).tap()
+    assert page.get_by_role("region", name="Guide").count() == 0
+    assert page.locator(".card.guided, .pile.guided").count() >= 2
+    hidden = page.evaluate("""() => [...document.querySelectorAll('.market .card')].filter((c) => {
+      const r = c.getBoundingClientRect(), top = document.elementFromPoint(r.left + r.width / 2, r.top + 8);
+      return !(top === c || c.contains(top)); }).map((c) => c.getAttribute('aria-label'))""")
+    assert hidden == [], hidden
 
 
 @pytest.mark.parametrize("size", list(SHORT))

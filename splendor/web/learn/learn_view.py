@@ -62,18 +62,26 @@ def coach_box(app):
     coach = getattr(app, "coach", None)
     if not coach or not app.my_turn or app.showing:  # (a bot's move is seen first, without the guide over it)
         return ""
+    if not app.coach_words_shown():  # "Got it": its words are put away until the next position
+        return ""
     parts = []
     if coach.get("text"):
         parts.append(f'<p class="coach-main">{esc(coach["text"])}</p>')
     if coach.get("idea_text"):
-        parts.append(f'<p class="coach-idea"><b>New: </b>{esc(coach["idea_text"])}</p>')
-    # (the button before the words, so that a short phone can float it beside them: learn.css; the layout puts it
-    # after them elsewhere)
+        # (after advice, a paragraph of its own under a dividing line; alone, it runs on from the title)
+        idea = "coach-idea" if coach.get("text") else "coach-idea alone"
+        parts.append(f'<p class="{idea}"><b>New: </b>{esc(coach["idea_text"])}</p>')
+    # (the buttons before the words, so that a short phone can float them beside the first lines: learn.css; the
+    # layout puts them after the words elsewhere)
     return (f'<section class="coach" aria-labelledby="coach-title" id="coach"><h2 id="coach-title">'
             f'<span class="coach-mark" aria-hidden="true">★</span> Guide</h2>'
+            f'<div class="coach-buttons">'
+            f'<button type="button" class="secondary coach-away" data-act="guide-away" id="guide-away" '
+            f'aria-label="Got it: put the guide\'s words away for this turn"><span aria-hidden="true">Got it</span>'
+            f'</button>'
             f'<button type="button" class="secondary coach-stop" data-act="guide-stop" id="guide-stop" '
             f'aria-label="Stop the guide"><span class="long" aria-hidden="true">Stop the guide</span>'
-            f'<span class="short" aria-hidden="true">Stop</span></button>{"".join(parts)}</section>')
+            f'<span class="short" aria-hidden="true">Stop</span></button></div>{"".join(parts)}</section>')
 
 
 # -- the new-game screen ---------------------------------------------------------------------------------------------
