@@ -44,6 +44,8 @@
     for (const el of document.querySelectorAll('section.seat[id^="seat-"] .prestige')) {
       seen["pts:" + el.closest("section.seat").id] = el.firstChild ? el.firstChild.nodeValue : null;
     }
+    const banner = document.getElementById("moment");
+    seen.moment = banner ? banner.dataset.key : null;
     last = seen;
   }
 
@@ -68,6 +70,19 @@
       Promise.all(flights.map((a) => a.finished.catch(() => null))).then(put);
       setTimeout(put, 2000);  // (a hidden tab draws no frames)
     }
+  }
+
+  // A new moment's banner ("Bot 1 has 15 points. Final round", "A noble visits you") comes in when the pieces that
+  // bring those points have landed, with the panel's number (holdPoints), not ahead of it.
+  function holdMoment() {
+    const banner = document.getElementById("moment");
+    if (!banner || banner.dataset.key === last.moment) return;
+    const flights = document.getAnimations().filter((a) => String(a.id).startsWith("fly-"));
+    if (!flights.length) return;
+    banner.classList.add("waiting");
+    const show = onlyOnce(() => banner.classList.remove("waiting"));
+    Promise.all(flights.map((a) => a.finished.catch(() => null))).then(show);
+    setTimeout(show, 2000);  // (a hidden tab draws no frames)
   }
 
   // Where ``key`` ("card:<code>", "noble:<code>", "#<id>") was before the redraw: from before(), or, for now(), on
@@ -199,6 +214,7 @@
     last = seen;
     drawAll(json);
     try { holdPoints(JSON.parse(json) || []); } catch (e) { /* the points are simply drawn at once */ }
+    holdMoment();
     last = null;
   }
 

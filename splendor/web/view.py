@@ -273,6 +273,12 @@ def status_text(app):
     return f"{who}'s turn. Round {g.round}.{extra}"
 
 
+def status_html(app):
+    """The status line's markup: :func:`status_text`, its " Final round." in a span of its own (a phone says it
+    in the title's place, :func:`render_game`, and keeps the words for screen readers)."""
+    return esc(status_text(app)).replace(" Final round.", '<span class="final-words"> Final round.</span>', 1)
+
+
 def render_game(app):
     g = app.game
     mine = my_turn = app.my_turn
@@ -292,12 +298,16 @@ def render_game(app):
     returning = " returning" if my_turn and g.phase == "return" else ""
     others = [(app.person + i) % g.players_count for i in range(1, g.players_count)]
     opponents = "".join(region(f"seat{seat}", opponent(app, seat)) for seat in others)
-    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}">
+    final = g.final_round and not over
+    # (phones: the final round said in the title's place over the status, where two lines leave it no room)
+    final_flag = '<span class="final-flag" aria-hidden="true">Final round</span>' if final else ""
+    return f"""<div class="app game-screen{' my-turn' if my_turn else ''}{' guided' if coach else ''}{returning}\
+{' final' if final else ''}">
 <header class="topbar">
-<h1 class="title">{logo()}<span class="title-word">Splendor</span></h1>
+<h1 class="title">{logo()}<span class="title-word">Splendor</span>{final_flag}</h1>
 <p class="{status_cls}" id="status" role="status">\
 {'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}\
-<span class="status-text">{esc(status_text(app))}</span></p>
+<span class="status-text">{status_html(app)}</span></p>
 <nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{"" if over else hint + undo}\
 <button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game">\
 <span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>

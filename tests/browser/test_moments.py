@@ -9,6 +9,7 @@ order of events, not on times."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -20,6 +21,7 @@ from test_pass_play import SETTLED_JS as PASS_SETTLED_JS, near_end_save as pass_
 import splendor
 from splendor.web.botcall import answer
 from splendor.web.controller import App
+from splendor.web.table import words
 from splendor.web.records.storage import MemoryStorage
 
 QUERY = "bot_budget=iterations:40"  # the default pace (no pace=): each bot's move is shown on its own
@@ -187,6 +189,70 @@ def test_the_final_round_banner_leaves_the_bots_panel_free_and_says_what_the_sta
     banner = page.locator("#moment").inner_text()
     status = page.locator("#status").inner_text()
     assert "Final round: this is your last turn." in banner and "your last (final round)" in status, (banner, status)
+
+
+# Each painted frame while a bot's move starts the final round: the banner (shown or waiting), the points on the
+# bot's panel, the status's words and whether its two lines hold them, and the title's "Final round" flag.
+FINAL_FRAMES_JS = """() => {
+  window.__frames = [];
+  window.__recording = true;
+  const step = () => {
+    const m = document.getElementById('moment'), text = document.querySelector('#status .status-text');
+    const flag = document.querySelector('.topbar .final-flag');
+    const seen = (el) => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    window.__frames.push({
+      banner: seen(m) ? m.querySelector('p').textContent : '',
+      points: (document.querySelector('#seat-1 .prestige') || {}).textContent || '',
+      status: text ? text.textContent : '',
+      whole: text ? text.scrollHeight <= text.clientHeight + 1 : true,
+      flag: seen(flag) && flag.getBoundingClientRect().top >= 0,
+    });
+    if (window.__recording) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 360, "height": 640}])
+def test_on_a_phone_the_final_round_is_said_whole_and_its_banner_waits_for_the_panels_points(page, size):
+    """The bot's move that starts the final round: its banner ("Bot 1 has 15 points") comes in when the card that
+    brings them has landed on its panel, and while the status names the move, "Final round" is in sight in the
+    title's place and the status's two lines hold the move whole."""
+    page.set_viewport_size(size)
+    open_with_storage(page, {SAVE_KEY: json.dumps(final_round_save())}, QUERY)
+    page.evaluate(FINAL_FRAMES_JS)
+    page.locator("#moment").filter(has_text="Final round").wait_for()
+    settle(page)
+    page.wait_for_function("() => !document.querySelector('#moment.waiting')")
+    page.wait_for_timeout(100)
+    seen = frames(page)
+    shown = [f for f in seen if f["banner"].startswith("Bot 1 has")]
+    assert shown, "the banner was never seen"
+    for f in shown:  # "Bot 1 has 15 points" beside a panel that says 15
+        said = re.match(r"Bot 1 has (\d+) points", f["banner"]).group(1)
+        assert f["points"].startswith(said), f
+    moving = [f for f in seen if f["status"].startswith("Bot 1 ")]
+    assert moving and any("Final round" in f["status"] for f in moving), {f["status"] for f in seen}
+    for f in moving:
+        if "Final round" in f["status"]:
+            assert f["whole"] and f["flag"], f
+    assert all(f["flag"] for f in seen[-3:])  # (and on the person's last turn)
+    # The longest of a bot's moves said in a status (a reserve or a buy of a level 3 white card) fits there too.
+    longest = max((words.short_move(a, "Bot 3") for a in every_kind_of_move()), key=len)
+    whole = page.evaluate("""(t) => { const e = document.querySelector('#status .status-text');
+      e.textContent = t; return e.scrollHeight <= e.clientHeight + 1; }""", longest)
+    assert whole, longest
+
+
+def every_kind_of_move():
+    """A move of every kind on every card, color and deck (for the longest words said of one)."""
+    from splendor.engine import CARDS, COLORS, Action
+    yield from (Action.take(*c) for c in itertools.combinations(COLORS, 3))
+    yield from (Action.take_two(c) for c in COLORS)
+    yield from (Action.reserve(level=level) for level in (1, 2, 3))
+    for card in CARDS:
+        yield Action.reserve(card)
+        yield Action.buy(card, (0,) * 6)
 
 
 def test_the_noble_banner_covers_no_players_panel(page):

@@ -99,7 +99,7 @@ def short_move(action, name):
         return f"{name} took two {action.colors[0]}."
     if k == "reserve":
         if action.card is None:
-            return f"{name} reserved a level {action.level} card unseen."
+            return f"{name} reserved a level {action.level} card."  # (unseen: no colour to name; two lines hold it)
         return f"{name} reserved a level {action.card.level} {action.card.bonus} card."
     if k == "buy":
         return f"{name} bought a level {action.card.level} {action.card.bonus} card."
