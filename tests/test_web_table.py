@@ -159,7 +159,7 @@ def test_inspect_a_player_shows_bought_cards_by_bonus_reserves_and_nobles():
     html = view.render(app)
     dialog = html.split('class="dialog inspect-dialog"')[1]
     assert "Bot 1 (Medium): " in dialog and "Bought cards: 2" in dialog  # the bot's level with its name
-    assert f"Last move: {app.last_moves()[1]}</p>" in dialog  # whole (a phone's panel shows its start)
+    assert f"Last move: {view.esc(app.last_moves()[1])}</p>" in dialog  # whole (a phone's panel shows its start)
     assert "Blue <b>1</b>" in dialog and "Red <b>1</b>" in dialog
     assert 'aria-label="Hidden level' in dialog  # the bot's blind reserve: a back with its level, no code
     hidden = g.players[1].reserved[0]
@@ -193,7 +193,7 @@ def test_changes_report_what_moves_for_the_animations():
 def test_words_of_the_issue():
     g = splendor.new_game(players=2, seed=7)
     said = words.describe_move(g, Action.reserve(level=3), "You")
-    assert said == "You reserved the top card of the level 3 deck without seeing it and took 1 gold."
+    assert said == "You reserved the level 3 deck's top card unseen and took 1 gold."
     card = g.market[0][0]
     assert words.describe_move(g, Action.reserve(card), "You").endswith("from the market and took 1 gold.")
     app = started()

@@ -337,11 +337,12 @@ def render_game(app):
 </div>"""
 
 
-def speed_switch(app):
-    """Bot speed during the game (the new-game form sets it too): two buttons, the one in force pressed."""
+def speed_switch(app, prefix=""):
+    """Bot speed during the game (the new-game form sets it too): two buttons, the one in force pressed; in the
+    log's head, and in the move box while bots play (``prefix`` for its ids), where a person waiting looks."""
     fast = app.settings.get("pace") == "fast"
     buttons = "".join(
-        f'<button type="button" class="speed-btn" id="speed-{v}"'
+        f'<button type="button" class="speed-btn" id="{prefix}speed-{v}"'
         f'{attrs(data_act="pace", data_value=v, aria_pressed="true" if on else "false")}>{label}</button>'
         for v, label, on in (("normal", "Normal", not fast), ("fast", "Fast", fast)))
     return (f'<div class="speed" role="group" aria-label="Bot speed">'
@@ -450,6 +451,8 @@ def action_bar(app):
     elif not app.my_turn:
         who = app.name(g.current_player)
         prompt = f"{who} is thinking…" if app.thinking is not None else f"{who} plays next."
+        if app.seats[g.current_player].get("bot"):  # (waiting for bots: their speed at hand)
+            buttons.append(speed_switch(app, "bar-"))
     elif app.showing:  # a bot's move is still being shown (the status names it): your turn comes once it is seen
         prompt = f"{app.name(app.showing['seat'])} moves; your turn comes next."
     elif g.phase == "veto":

@@ -168,3 +168,53 @@ def test_a_whole_game_by_taps_on_a_small_phone_never_scrolls(touch_page):
     assert end["x"] >= 0 and end["x"] + end["width"] <= 390 and end["y"] >= 0 and end["y"] + end["height"] <= 664
     assert page.get_by_role("dialog").get_by_role("button", name="Play again").is_visible()
     assert errors == []
+
+
+def crowded_four_player_save():
+    """A 4-player game at the person's turn where each bot's last turn is among the longest said: a blind reserve
+    with its gold and a token given back ("Reserved the level 3 deck's top card unseen and took 1 gold. Returned a
+    white token."), three lines of a panel."""
+    from splendor.web.controller import App
+    from splendor.web.records.storage import MemoryStorage
+
+    app = App(MemoryStorage())
+    app.act("start", {"seed": "5", "opponents": "3", "starts": "person"})
+    g = app.game
+
+    def bot_move(seat):
+        legal = g.legal_actions()
+        if g.phase != "action":
+            return legal[0]
+        blind = [a for a in legal if a.kind == "reserve" and a.card is None and a.level == 3]
+        if g.players[seat].token_count >= 9 and blind:
+            return blind[0]
+        return next((a for a in legal if a.kind == "take" and len(a.colors) == 3), legal[0])
+
+    for _ in range(5):
+        legal = g.legal_actions()
+        mine = [a for a in legal if a.kind == "take" and len(a.colors) == 3] if g.players[0].token_count < 8 else []
+        app._apply((mine or [a for a in legal if a.kind == "buy"] or legal)[0], 0)
+        while g.phase == "return" and g.current_player == 0:
+            app._apply(g.legal_actions()[0], 0)
+        while not app.my_turn:
+            req = app.bot_request()
+            assert app.bot_reply({"turn_id": req["turn_id"], "action": str(bot_move(g.current_player)),
+                                  "explanation": ""}) == "applied"
+    said = app.last_moves()
+    assert all(said[s].startswith("Reserved the level 3 deck") and "Returned" in said[s] for s in (1, 2, 3)), said
+    return app.to_save()
+
+
+def test_at_four_players_on_a_desktop_each_bots_last_move_is_on_the_screen(page):
+    """1280x800: the third bot's panel ends on the screen with its last move whole, three lines long; the log and
+    the bots' speed are under your side, in sight."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_with_storage(page, {SAVE_KEY: json.dumps(crowded_four_player_save())})
+    settle(page)
+    for seat in (1, 2, 3):
+        last = page.locator(f"#seat-{seat} .last-move")
+        top, bottom, lines = last.evaluate("""(e) => { const r = e.getBoundingClientRect();
+          return [r.top, r.bottom, Math.round(r.height / parseFloat(getComputedStyle(e).lineHeight))]; }""")
+        assert bottom <= 800 and lines >= 3, (seat, top, bottom, lines)
+    speed = page.get_by_role("group", name="Bot speed")
+    assert speed.count() == 1 and speed.bounding_box()["y"] + speed.bounding_box()["height"] <= 800

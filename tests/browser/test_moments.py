@@ -380,6 +380,27 @@ def test_the_bot_speed_changes_during_a_game(page):
     assert page.evaluate("() => document.body.dataset.pace") == "0.6"
 
 
+def test_while_bots_play_their_speed_is_in_the_move_box(page):
+    """Waiting for three bots on a phone, the move box (where a person looks then) offers the bots' speed; a tap
+    makes the next moves faster, and the box keeps its height."""
+    page.set_viewport_size(PHONE)
+    open_game(page, "bot_budget=iterations:400")  # (bots that take a moment: the box is seen while they play)
+    start(page, opponents=3, seed=3, starts="You")
+    settle(page)
+    bar = page.get_by_role("region", name="Your move")
+    height = bar.bounding_box()["height"]
+    assert bar.get_by_role("group", name="Bot speed").count() == 0  # (your turn: your move's controls)
+    play_turn(page)
+    speed = bar.get_by_role("group", name="Bot speed")
+    speed.wait_for()
+    assert bar.bounding_box()["height"] == height
+    speed.get_by_role("button", name="Fast").click()
+    page.wait_for_function("() => document.body.dataset.pace === '0.6'")
+    settle(page)
+    log_speed = page.get_by_role("region", name="Game log").get_by_role("group", name="Bot speed")
+    assert log_speed.get_by_role("button", name="Fast").get_attribute("aria-pressed") == "true"
+
+
 # -- a bot's points come with its card ---------------------------------------------------------------------------------
 def bot_buys_points_save():
     """A saved 2-player game at the easy bot's turn, where its move is a buy that scores."""

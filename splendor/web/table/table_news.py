@@ -90,7 +90,7 @@ class TableNews:
             text = text[:1].upper() + text[1:]
             out[seat] = (out[seat] + " " + text) if prev == seat and seat in out else text
             prev = seat
-        return out
+        return {seat: words.merge_returns(text) for seat, text in out.items()}
 
     def _flash_of(self, action, seat):
         """What a bot's action touches, to highlight it briefly: piles, a market slot or a deck, the seat."""

@@ -63,9 +63,9 @@ def describe_move(game, action, name, seat=None, person=False):
     if k == "take_two":
         return f"{name} took two {action.colors[0]}."
     if k == "reserve":
-        gold = " and took 1 gold" if game.supply["gold"] else " (no gold was left to take)"
+        gold = " and took 1 gold" if game.supply["gold"] else " (no gold left to take)"
         if action.card is None:
-            return f"{name} reserved the top card of the level {action.level} deck without seeing it{gold}."
+            return f"{name} reserved the level {action.level} deck's top card unseen{gold}."
         return f"{name} reserved {card_name(action.card)} from the market{gold}."
     if k == "buy":
         if action.card in game.players[seat].reserved:
@@ -82,6 +82,26 @@ def describe_move(game, action, name, seat=None, person=False):
     if k == "veto":
         return f"{name} removed {noble_name(action.noble)} from the game."
     return f"{name} passed: no move was possible."
+
+
+def merge_returns(turn):
+    """A turn's sentences with its tokens given back said once: ``"Took white, blue and green. Returned a white
+    token. Returned a blue token."`` -> ``"Took white, blue and green. Returned white and blue."`` (a panel's
+    last move in fewer lines; the log keeps one line for each).
+
+    >>> merge_returns("Took two red. Returned a red token. Returned a red token. Returned a white token.")
+    'Took two red. Returned 2 red and white.'
+    >>> merge_returns("Returned a gold token.")
+    'Returned a gold token.'
+    """
+    head, sep, _ = turn.partition("Returned a ")
+    colors = turn[len(head):].split(". ")
+    colors = [c.removeprefix("Returned a ").removesuffix(".").removesuffix(" token") for c in colors]
+    if not sep or len(colors) < 2 or any(c not in TOKEN_COLORS for c in colors):
+        return turn
+    counts = {c: colors.count(c) for c in dict.fromkeys(colors)}
+    said = join_words(f"{n} {c}" if n > 1 else c for c, n in counts.items())
+    return f"{head}Returned {said}."
 
 
 def short_move(action, name):
