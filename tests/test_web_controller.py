@@ -328,9 +328,11 @@ def test_a_hint_to_reserve_a_marked_card_names_it_without_its_cost_on_phones():
     said = f"reserves the level {card.level} {card.bonus} card costing {cost} and takes 1 gold: it secures the card"
     app.act("hint", {})
     req = app.hint_request()
-    assert app.hint_reply({"turn_id": req["turn_id"], "action": f"reserve {card.code}", "explanation": said}) == "applied"
-    whole = f"Hint: reserve the level {card.level} {card.bonus} card costing {cost} and take 1 gold: it secures the card."
-    short = f"Hint: reserve the level {card.level} {card.bonus} card and take 1 gold: it secures the card."
+    reply = {"turn_id": req["turn_id"], "action": f"reserve {card.code}", "explanation": said}
+    assert app.hint_reply(reply) == "applied"
+    named = f"the level {card.level} {card.bonus} card"
+    whole = f"Hint: reserve {named} costing {cost} and take 1 gold: it secures the card."
+    short = f"Hint: reserve {named} and take 1 gold: it secures the card."
     assert (app.hint["text"], app.hint["short"]) == (whole, short)
     html = view.render(app)
     assert (f'<span class="lab-long">{whole}</span><span class="lab-short" aria-hidden="true">{short}</span>'
@@ -339,7 +341,7 @@ def test_a_hint_to_reserve_a_marked_card_names_it_without_its_cost_on_phones():
     app.act("hint", {})
     req = app.hint_request()
     app.hint_reply({"turn_id": req["turn_id"], "action": "take white blue green",
-                    "explanation": f"takes white, blue and green toward the level {card.level} {card.bonus} card costing {cost}"})
+                    "explanation": f"takes white, blue and green toward {named} costing {cost}"})
     assert app.hint["short"] == app.hint["text"] and "lab-short" not in view.render(app).split("hint-text")[1][:300]
 
 

@@ -269,8 +269,10 @@ def test_a_hint_and_a_noble_move_nothing_and_the_cards_marks_stay_apart(touch_pa
     text = box(page.locator("#hint-text"))
     assert text[1] >= bar_before[1] and text[3] <= bar_before[3] and text[2] <= bar_before[2]  # inside its border
     # The longest advice there is (a buy with two reasons, about 200 characters) keeps to the box's four lines too.
-    page.evaluate("""() => { const p = document.getElementById('hint-text'), w = p.querySelector('.hint-weighed');
-      p.textContent = 'Hint: ' + 'take white, blue and green toward the level 3 blue card '.repeat(5); p.append(w); }""")
+    page.evaluate("""() => {
+      const p = document.getElementById('hint-text'), w = p.querySelector('.hint-weighed');
+      p.textContent = 'Hint: ' + 'take white, blue and green toward the level 3 blue card '.repeat(5);
+      p.append(w); }""")
     text = box(page.locator("#hint-text"))
     assert box(bar) == bar_before and text[3] <= bar_before[3], (box(bar), bar_before, text)
     clash = page.evaluate(CLASH_JS)

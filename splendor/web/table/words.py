@@ -217,7 +217,8 @@ def on_phone(advice, card=None):
 
     >>> from splendor.engine import CARDS
     >>> card = next(c for c in CARDS if c.cost_t == (3, 2, 2, 0, 0))
-    >>> on_phone("reserve the level 2 black card worth 1 point costing 3 white, 2 blue and 2 green and take 1 gold", card)
+    >>> on_phone("reserve the level 2 black card worth 1 point costing 3 white, 2 blue and 2 green and take 1 gold",
+    ...          card)
     'reserve the level 2 black card worth 1 point and take 1 gold'
     >>> on_phone("take two red toward the level 1 blue card", None)
     'take two red toward the level 1 blue card'
