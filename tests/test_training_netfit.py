@@ -15,9 +15,12 @@ from splendor.training import netdata, netfit, netplay  # noqa: E402
 
 
 def test_forced_playouts_are_pruned_as_the_agents_training_does():
-    assert netdata.pruned({"a": 500, "b": 30, "c": 2}, {"a": 0.5, "b": 0.3, "c": 0.2}, 800) == {"a": 500, "b": 20,
+    # KataGo's k = 2, as the agent's search: b loses floor(sqrt(2 x 0.3 x 800)) = 21 visits, c's 2 become 0
+    assert netdata.pruned({"a": 500, "b": 30, "c": 2}, {"a": 0.5, "b": 0.3, "c": 0.2}, 800) == {"a": 500, "b": 9,
                                                                                               "c": 0}
     assert netdata.pruned({"a": 5, "b": 3}, None, 800) == {"a": 5, "b": 3}
+    assert netdata.pruned({"a": 40, "b": 40, "c": 9}, {"a": 0.1, "b": 0.1, "c": 0.1}, 800) == {"a": 40, "b": 40,
+                                                                                             "c": 0}
 
 
 @pytest.fixture(scope="module")

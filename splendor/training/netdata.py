@@ -2,10 +2,12 @@
 
 A record is the project's game record (``Game.record()`` with ``deals``) plus ``decisions``: per search decision,
 ``{"ply", "visits", "value", "prior"}`` (the format of the agent's games kept as training data, and of the games
-``python -m splendor netplay`` records). Each decision becomes one row: the input (:func:`splendor.ai.encoding.encode`
-of the position the deciding seat saw), the policy target (the visits on the fixed move index, pruned of the
-forced playouts the agent's search adds, as its own training does), and two value targets, the game's result for the
-deciding seat (1 won, -1 lost, 0 a shared win) and the search's own value.
+``python -m splendor netplay`` records), and ``forced_playouts``: whether the searches that made its visits added
+forced playouts (KataGo's; the agent's searches do, ``netplay``'s do not; a decision may say so for itself). Each
+decision becomes one row: the input (:func:`splendor.ai.encoding.encode` of the position the deciding seat saw), the
+policy target (the visits on the fixed move index, pruned of the forced playouts where the search added them, as the
+agent's own training does), and two value targets, the game's result for the deciding seat (1 won, -1 lost, 0 a
+shared win or a game cut before its end) and the search's own value for that seat.
 
 ``python -m splendor netdata --harness RAW.jsonl --sims 100 --out GAMES.jsonl.gz`` turns the raw log of the team's
 sparring harness (the agent against itself with ``--log-visits``: each seat's decisions as ``az_visits`` /
@@ -24,29 +26,63 @@ from ..ai import encoding as enc
 from ..engine.game import Game, new_game, parse_action
 
 
+#: KataGo's forced playouts: a root move of prior P is walked at least sqrt(FORCED_K x P x the root's visits) times
+#: (k = 2 in KataGo's paper, "Accelerating Self-Play Learning in Go", and in the agent's search).
+FORCED_K = 2.0
+
+
 def pruned(visits, prior, sims):
-    """The visits a search with forced playouts (KataGo's, k = 0.5) would train on: every move but the most visited
-    loses floor(sqrt(0.5 x prior x sims)) visits, and counts of 1 or less become 0. Without a prior the visits stay.
+    """The visits a search with forced playouts (KataGo's, k = 2) trains on: every move but the most visited loses
+    the floor of sqrt(2 x prior x sims) visits (the playouts it was forced to), and counts of 1 or less become 0.
+    Without a prior the visits stay. Only for a search that did force playouts: :func:`record_rows` asks the record.
 
     >>> pruned({"a": 500, "b": 30, "c": 2}, {"a": 0.5, "b": 0.3, "c": 0.2}, 800)
-    {'a': 500, 'b': 20, 'c': 0}
+    {'a': 500, 'b': 9, 'c': 0}
     """
     if not prior:
         return dict(visits)
-    best = max(visits, key=visits.get)
+    best = max(visits.values())
     out = {}
     for k, n in visits.items():
-        if k != best:
-            n -= math.floor(math.sqrt(0.5 * prior.get(k, 0.0) * sims))
+        if n != best:  # (as the agent's training: every move at the top count keeps its visits)
+            n -= math.floor(math.sqrt(FORCED_K * prior.get(k, 0.0) * sims))
             if n <= 1:
                 n = 0
         out[k] = n
     return out
 
 
+#: Whether a record that does not say (``forced_playouts``) came from a search with forced playouts: the records
+#: written before the field are the agent's games (``from_harness``), whose searches forced them.
+FORCED_BY_DEFAULT = True
+
+
+def forced_playouts(rec, decision=None):
+    """Whether the search behind ``decision`` of the record ``rec`` (or behind the record's decisions) added forced
+    playouts: the decision's own ``forced_playouts``, else the record's, else :data:`FORCED_BY_DEFAULT`."""
+    if decision is not None and "forced_playouts" in decision:
+        return bool(decision["forced_playouts"])
+    return bool(rec.get("forced_playouts", FORCED_BY_DEFAULT))
+
+
+def result_for(seat, winners):
+    """The game's result for ``seat``: 1 its win alone, 0 a shared win, -1 a loss; 0 for a game cut before its end
+    (no winners: ``netplay`` stops a game at its round limit). A cut game is neither seat's loss: -1 for both would
+    teach the network that both sides of one position lose, while the search backs up one seat's value as the
+    other's negation (the values are zero-sum). A game still going at the round limit, far past a game's usual
+    length, is one neither seat was managing to win: 0, the value of a draw, keeps the seats' targets each other's
+    negation."""
+    if not winners:
+        return 0.0
+    if seat not in winners:
+        return -1.0
+    return 0.0 if len(winners) > 1 else 1.0
+
+
 def record_rows(rec):
     """(input, policy target over the move index, result, search value, simulations) for each decision of the
-    record ``rec`` made in a 2-player game's action phase."""
+    record ``rec`` made in a 2-player game's action phase. The visits are pruned of forced playouts only where the
+    search added them (:func:`forced_playouts`)."""
     at = {d["ply"]: d for d in rec.get("decisions", ())}
     if rec["players"] != enc.PLAYERS or not at:
         return []
@@ -60,12 +96,13 @@ def record_rows(rec):
         if d is not None and game.phase == "action":
             seat = game.current_player
             target = [0.0] * enc.ACTION_COUNT
-            for move, n in pruned(d["visits"], d.get("prior"), sims).items():
+            visits = pruned(d["visits"], d.get("prior"), sims) if forced_playouts(rec, d) else d["visits"]
+            for move, n in visits.items():
                 if n > 0:
                     target[enc.action_index(game, parse_action(game, move))] += n
             total = sum(target)
             if total > 0:
-                result = (0.0 if len(winners) > 1 else 1.0) if seat in winners else -1.0
+                result = result_for(seat, winners)
                 rows.append((enc.encode(game), [t / total for t in target], result, float(d.get("value", result)),
                              sims))
         game.apply(parse_action(game, text))
@@ -121,6 +158,8 @@ def from_harness(raw, sims):
             for name in ("prior", "untranslated"):
                 if (extra or {}).get(name):
                     d[name] = extra[name]
+            if "forced_playouts" in (extra or {}):  # a log that says whether this search forced playouts
+                d["forced_playouts"] = bool(extra["forced_playouts"])
             decisions.append(d)
     decisions.sort(key=lambda d: d["ply"])
     for text in raw["actions"]:
@@ -132,6 +171,7 @@ def from_harness(raw, sims):
     rec["winners"] = list(game.winners)
     rec["scores"] = [p.points for p in game.player_list]
     rec["sims"] = sims
+    rec["forced_playouts"] = True  # the agent's searches force playouts (and its own training prunes them)
     rec["decisions"] = decisions
     return rec
 

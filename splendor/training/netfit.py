@@ -1,13 +1,14 @@
 """Fitting the expert's policy/value network (numpy): ``python -m splendor netfit``.
 
-From recorded games with a search's visits at each decision (:mod:`.netdata`), a multilayer perceptron of the
-shape :mod:`splendor.ai.netfile` describes is fitted by Adam: the policy by cross-entropy to the pruned visits, the
-value (tanh of the last output) by squared error to ``value_mix`` x the search's value + (1 - ``value_mix``) x the
-game's result. Whole games are held out (every ``holdout``-th game); the figures on them go into the file's meta:
-how often the net's favourite is the search's most visited move, the policy's cross-entropy, the value's error.
-The market's four slots of a level, the nobles and the reserved cards are shuffled within their groups at every
-batch (the game does not care about their order; the input and the move index do). The gem colors are not renamed:
-the 90 cards are not closed under any renaming, and a fit that renamed them learned a worse policy (docs/HISTORY.md).
+From recorded games with a search's visits at each decision (:mod:`.netdata`), a multilayer perceptron of the shape
+:mod:`splendor.ai.netfile` describes is fitted by Adam: the policy by cross-entropy to the visits (pruned of forced
+playouts where the search added them), the value (tanh of the last output) by squared error to ``value_mix`` x the
+search's value + (1 - ``value_mix``) x the game's result. Whole games are held out (every ``holdout``-th game); the
+figures on them go into the file's meta: how often the net's favourite is the search's most visited move, the
+policy's cross-entropy, the value's error. The market's four slots of a level, the nobles and the reserved cards are
+shuffled within their groups at every batch (the game does not care about their order; the input and the move index
+do). The gem colors are not renamed: the 90 cards are not closed under any renaming, and a fit that renamed them
+learned a worse policy (docs/HISTORY.md).
 
     python -m splendor netfit --data GAMES.jsonl.gz [...] --out splendor/ai/expert_net.json --epochs 30
 
@@ -60,6 +61,14 @@ def permutation(rng):
             for a, b in zip(moves[dst], moves[src]):
                 mcols[a] = b
     return xcols, mcols
+
+
+def shuffle_batch(x, pi, rng):
+    """A batch's inputs ``x`` and policy targets ``pi`` (rows) with one random shuffle of the interchangeable groups
+    (:func:`permutation`): the input's column i is the old column ``xc[i]``, the target's move j the old move
+    ``mc[j]``, so each row is the encoding of the shuffled position and the target its visits there."""
+    xc, mc = permutation(rng)
+    return x[:, xc], pi[:, mc]
 
 
 class MLP:
@@ -166,9 +175,7 @@ def fit(data, epochs=20, batch=256, lr=1e-3, hidden=(256, 256), value_mix=0.5, h
         nb = len(tr) // batch
         for k in range(nb):
             idx = np.sort(order[k * batch:(k + 1) * batch])
-            xc, mc = permutation(rng)
-            xb = x[idx][:, xc]
-            pb = pi[idx][:, mc]
+            xb, pb = shuffle_batch(x[idx], pi[idx], rng)
             ce, mse, top1, grads = losses(model, xb, pb, vt[idx], None if pw is None else pw[idx])
             tot[0] += ce
             tot[1] += mse

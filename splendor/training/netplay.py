@@ -6,9 +6,13 @@ instead of asking the network once per new position, each step walks one simulat
 the positions reached, runs the network once over all of them (numpy, or torch when asked) and backs the values up
 (KataGo's and Leela Chess Zero's self-play batch the same way). Each seat searches deals of what it may see
 (``splendor.determinize`` of its observation, then the search's universes). The first ``--explore`` moves of a game
-are drawn in proportion to the visits, the rest are the most visited. Games are written as the training data's
-records (:mod:`.netdata`): the game record with ``deals``, and per decision the visits, the root's value and the
-network's prior, so ``python -m splendor netfit`` reads them as it reads the bootstrap games.
+are drawn in proportion to the visits, the rest are the most visited. A game still going after round
+``ROUND_LIMIT`` is cut there (no winners: :mod:`.netdata` gives its decisions a draw's result). Games are written as
+the training data's records (:mod:`.netdata`): the game record with ``deals``, ``forced_playouts`` false (this
+search forces none, so its visits are trained on as they are), and per decision the visits, the search's value (the
+mean of every value backed up through the root, over its universes, for the mover: not the network's own value of
+the root, which would train the network toward itself) and the network's prior, so ``python -m splendor netfit``
+reads them as it reads the bootstrap games.
 
     python -m splendor netplay --net splendor/ai/expert_net.json --games 200 --sims 800 --out games.jsonl.gz
     python -m splendor netplay ... --workers 2            processes on this machine
@@ -37,6 +41,10 @@ from ..ai.search import resample
 from ..engine.game import Game, determinize
 
 
+#: The last round a self-play game plays: one still going after it is cut (a game usually ends near round 30).
+ROUND_LIMIT = 80
+
+
 def _judge(games, net):
     """For each game (action phases), from one batched forward pass: (the mover's value, a call that gives (the legal
     moves, their priors)), as ``NetEvaluator.evaluate_later`` gives for one."""
@@ -50,10 +58,13 @@ def _judge(games, net):
 BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
-def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=None, lazy=True):
-    """Play one 2-player game per seed in lockstep; returns their records (with ``decisions``) and counts.
-    ``lazy``: the new positions' moves and priors are worked out when a walk first goes through them
-    (:func:`splendor.ai.puct.make_leaf`; the same games as without, cheaper).
+def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=None, lazy=True,
+         round_limit=ROUND_LIMIT):
+    """Play one 2-player game per seed in lockstep; returns their records (with ``decisions``) and the count of
+    positions evaluated. ``net``: a :class:`splendor.ai.netfile.Net`, or a runner with ``forward_batch(rows)`` (the
+    tests' stand-ins). ``lazy``: the new positions' moves and priors are worked out when a walk first goes through
+    them (:func:`splendor.ai.puct.make_leaf`; the same games as without, cheaper). ``round_limit``: games still going
+    after that round are cut (recorded without winners).
 
     Python's cycle collector is off while the games play: the search trees are freed by reference counting (no
     cycles), and a collector walking millions of live nodes took a tenth to a quarter of the time (batch 8 to 32).
@@ -61,21 +72,32 @@ def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=Non
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _play(net, seeds, sims, params, explore, rng_seed, progress, lazy)
+        return _play(net, seeds, sims, params, explore, rng_seed, progress, lazy, round_limit)
     finally:
         if collecting:
             gc.enable()
 
 
-def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy):
+def search_value(roots):
+    """The search's value of its roots (one per universe) for their mover: the mean of every value backed up through
+    them (each root's ``W`` holds its mover's sums); the network's value of the first root before any walk when none
+    was backed up."""
+    n = sum(sum(r.N) for r in roots)
+    if not n:
+        first = roots[0]
+        return first.v0 if first.mover == 0 else -first.v0
+    return sum(sum(r.W) for r in roots) / n
+
+
+def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy, round_limit):
     params = params or puct.SearchParams()
-    batch = NumpyRunner(net)
+    batch = net if hasattr(net, "forward_batch") else NumpyRunner(net)
     rng = random.Random(rng_seed)
     games = [Game(players=2, seed=s, first_player=0) for s in seeds]
     decisions = [[] for _ in games]
     evaluations = 0
     while True:
-        live = [k for k, g in enumerate(games) if not g.is_over and g.round <= 80]
+        live = [k for k, g in enumerate(games) if not g.is_over and g.round <= round_limit]
         if not live:
             break
         # returns and nobles of the game's own turn: the quick rule the search plays them by
@@ -122,16 +144,15 @@ def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy):
             g = games[k]
             roots = searches[k]
             first = roots[0]
-            seat = g.current_player
             visits = [sum(r.N[i] for r in roots) for i in range(len(first.moves))]
-            value = sum(r.v0 for r in roots) / len(roots)
+            value = search_value(roots)  # the mover's
             if g.turns < explore:
                 pick = rng.choices(range(len(visits)), weights=[v + 1e-9 for v in visits])[0]
             else:
                 pick = max(range(len(visits)), key=visits.__getitem__)
             prior = [sum(r.P[i] for r in roots) / len(roots) for i in range(len(first.moves))]
             decisions[k].append({"ply": len(g.history), "visits": {str(m): n for m, n in zip(first.moves, visits) if n},
-                                 "value": round(value if seat == 0 else -value, 4),
+                                 "value": round(value, 4),
                                  "prior": {str(m): round(p, 4) for m, p in zip(first.moves, prior) if p >= 1e-4}})
             g.apply(first.moves[pick])
         if progress:
@@ -143,6 +164,7 @@ def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy):
         rec["winners"] = list(g.winners) if g.is_over else []
         rec["scores"] = list(g.scores)
         rec["sims"] = sims
+        rec["forced_playouts"] = False  # this search forces no playouts: netdata takes its visits as they are
         rec["decisions"] = ds
         records.append(rec)
     return records, evaluations
