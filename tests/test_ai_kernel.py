@@ -41,3 +41,14 @@ def test_the_kernel_in_pyodide_computes_the_reference_and_drives_the_search():
     search = out["search"]
     assert search["legal"] and search["same"] and search["iterations"] == 150 and search["net"] is True
     assert search["backend"] == "wasm"
+
+
+@pytest.mark.parametrize("players, search", [(2, "network on wasm"), (4, "tree search")])
+def test_the_bots_bench_runs_the_expert_as_the_browser_does(players, search):
+    """``tools/bench_bot_pyodide.mjs``'s expert is the worker's: at 2 players its network on the kernel (the plain-
+    Python reference gave a tenth of the browser's simulations), at 4 the tree search; the table is said."""
+    done = subprocess.run([_node(), "tools/bench_bot_pyodide.mjs", "1", "expert", "0.3", str(players)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = done.stdout.strip().splitlines()[-1]
+    assert f"expert bot ({search}), {players} players" in line, line

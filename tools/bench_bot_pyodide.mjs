@@ -3,7 +3,12 @@
 // take there. The arena's default budget (splendor/training/arena.py DEFAULT_BUDGET, 400 iterations) is chosen from this.
 //
 //   node tools/bench_bot_pyodide.mjs [positions per seed, default 3] [level, default hard] [seconds, default 0.8]
+//                                    [players, default 2]
 //
+// The bots are made as the page's worker makes them: the WebAssembly kernel is registered first
+// (splendor/web/wasm_net.py), so the expert's network at 2 players runs where the browser runs it (without it, the
+// plain-Python reference ran the network and the expert's figure was a tenth of the browser's); the line says
+// which backend the expert's network used, and at 3 and 4 players which search the expert is.
 // Plays medium against medium from a few seeds and, every few moves, asks the bot for a move with the time budget;
 // prints the median, least and most iterations it completed and the seconds per move (median, 95th percentile,
 // most), and what one evaluation by the expert's value model costs (tools/bench_value_model.py). The first move is timed from before the bot is made, so the expert's includes reading its weights file.
@@ -14,6 +19,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const perSeed = Number(process.argv[2] || 3);
 const level = process.argv[3] || "hard";
 const seconds = Number(process.argv[4] || 0.8);
+const players = Number(process.argv[5] || 2);
+if (![2, 3, 4].includes(players)) throw new Error(`players must be 2, 3 or 4, not ${process.argv[5]}`);
 // PYODIDE_INDEX: another folder holding the same Pyodide (e.g. a built site's runtime/pyodide)
 const index = process.env.PYODIDE_INDEX || join(root, "node_modules/pyodide");
 const { loadPyodide } = await import(pathToFileURL(join(index, "pyodide.mjs")).href);
@@ -23,16 +30,19 @@ py.FS.mount(py.FS.filesystems.NODEFS, { root }, "/repo");
 py.globals.set("per_seed", perSeed);
 py.globals.set("level", level);
 py.globals.set("budget_seconds", seconds);
+py.globals.set("players", players);
 console.log(py.runPython(`
 import random, statistics, sys, time
 sys.dont_write_bytecode = True
 sys.path.insert(0, "/repo")
 import splendor
 from splendor import ai
+from splendor.web import wasm_net  # registers the kernel, as the page's worker does
 rows = []
 first = None
+backend = ""
 for seed in (3, 5, 8, 13):
-    game = splendor.new_game(players=2, seed=seed)
+    game = splendor.new_game(players=players, seed=seed)
     for i in range(per_seed):
         for j in range(6):
             if game.is_over:
@@ -48,12 +58,15 @@ for seed in (3, 5, 8, 13):
             first = dt
         if info.get("iterations"):
             rows.append((info["iterations"], dt))
+        backend = backend or (f"network on {info['backend']}" if info.get("backend") else
+                              "network search" if info.get("net") else "tree search" if level == "expert" else "")
 its = [r[0] for r in rows]
 secs = sorted(r[1] for r in rows)
 p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
 sys.path.insert(0, "/repo/tools")
 import bench_value_model
-(bench_value_model.report() + "; " + f"{level} bot, budget {budget_seconds} s, Pyodide {sys.version.split()[0]} under node: {len(its)} positions, "
+(bench_value_model.report() + "; " + f"{level} bot ({backend or 'its search'}), {players} players, budget {budget_seconds} s, "
+ f"Pyodide {sys.version.split()[0]} under node: {len(its)} positions, "
  f"iterations median {statistics.median(its):.0f}, min {min(its)}, max {max(its)}; seconds per move median "
  f"{statistics.median(secs):.3f}, p95 {p95:.3f}, max {secs[-1]:.3f}; first move (bot made, weights read) {first:.3f}")
 `));
