@@ -518,6 +518,17 @@ def test_no_offer_when_a_game_or_a_record_is_already_here():
     assert not app.offer_guide
 
 
+def take_what_the_guide_marks(app):
+    """Pick the gems the guide marks (twice for a take of two), take them; returns the take."""
+    take = splendor.parse_action(app.game, app.coach["take"])
+    for color in app.coach["colors"]:
+        app.act("gem", {"color": color})
+        if take.kind == "take_two":
+            app.act("gem", {"color": color})
+    app.act("take", {})
+    return take
+
+
 def test_a_guided_game_marks_a_card_and_gems_and_taking_them_works():
     app = App(MemoryStorage())
     app.act("guided-start", {"starts": "person", "seed": "4711", "opponents": "2"})
@@ -528,12 +539,7 @@ def test_a_guided_game_marks_a_card_and_gems_and_taking_them_works():
     for color in app.coach["colors"]:
         assert re.search(rf'aria-label="{color.capitalize()} gems: \d+ left. The guide suggests taking', html)
     assert 'id="coach"' in html and "Stop the guide" in html
-    take = splendor.parse_action(app.game, app.coach["take"])
-    for color in app.coach["colors"]:
-        app.act("gem", {"color": color})
-        if take.kind == "take_two":
-            app.act("gem", {"color": color})
-    app.act("take", {})
+    take = take_what_the_guide_marks(app)
     assert app.game.history[-1] == take
     assert app.coach is None  # the bots' turn: the guide waits
     assert not app.settings["guided"]  # "Play again" would not be guided
@@ -565,12 +571,7 @@ def test_got_it_puts_the_guides_words_away_until_the_next_position_and_its_marks
     assert 'id="coach"' not in html and app.guided()
     assert card.describe() + learn_view.CARD_SUFFIX in html  # the marks stay
     assert "The guide suggests taking" in html
-    take = splendor.parse_action(app.game, app.coach["take"])
-    for color in app.coach["colors"]:
-        app.act("gem", {"color": color})
-        if take.kind == "take_two":
-            app.act("gem", {"color": color})
-    app.act("take", {})
+    take = take_what_the_guide_marks(app)
     while not app.my_turn:  # the bot's answer
         req = app.bot_request()
         legal = [a for a in app.game.legal_actions() if a.kind == "take"] or app.game.legal_actions()
