@@ -571,7 +571,7 @@ def test_got_it_puts_the_guides_words_away_until_the_next_position_and_its_marks
     assert 'id="coach"' not in html and app.guided()
     assert card.describe() + learn_view.CARD_SUFFIX in html  # the marks stay
     assert "The guide suggests taking" in html
-    take = take_what_the_guide_marks(app)
+    take_what_the_guide_marks(app)
     while not app.my_turn:  # the bot's answer
         req = app.bot_request()
         legal = [a for a in app.game.legal_actions() if a.kind == "take"] or app.game.legal_actions()
