@@ -6,8 +6,9 @@ A record is the project's game record (``Game.record()`` with ``deals``) plus ``
 forced playouts (KataGo's; the agent's searches do, ``netplay``'s do not; a decision may say so for itself). Each
 decision becomes one row: the input (:func:`splendor.ai.encoding.encode` of the position the deciding seat saw), the
 policy target (the visits on the fixed move index, pruned of the forced playouts where the search added them, as the
-agent's own training does), and two value targets, the game's result for the deciding seat (1 won, -1 lost, 0 a
-shared win or a game cut before its end) and the search's own value for that seat.
+agent's own training does; a decision's ``policy``, a Gumbel search's improved policy, where it has one), and two
+value targets, the game's result for the deciding seat (1 won, -1 lost, 0 a shared win or a game cut before its
+end) and the search's own value for that seat.
 
 ``python -m splendor netdata --harness RAW.jsonl --sims 100 --out GAMES.jsonl.gz`` turns the raw log of the team's
 sparring harness (the agent against itself with ``--log-visits``: each seat's decisions as ``az_visits`` /
@@ -81,7 +82,8 @@ def result_for(seat, winners):
 
 def record_rows(rec):
     """(input, policy target over the move index, result, search value, simulations) for each decision of the
-    record ``rec`` made in a 2-player game's action phase. The visits are pruned of forced playouts only where the
+    record ``rec`` made in a 2-player game's action phase. The target is the decision's ``policy`` where it has one
+    (a Gumbel search's improved policy, taken as it is), else its visits, pruned of forced playouts only where the
     search added them (:func:`forced_playouts`)."""
     at = {d["ply"]: d for d in rec.get("decisions", ())}
     if rec["players"] != enc.PLAYERS or not at:
@@ -96,7 +98,10 @@ def record_rows(rec):
         if d is not None and game.phase == "action":
             seat = game.current_player
             target = [0.0] * enc.ACTION_COUNT
-            visits = pruned(d["visits"], d.get("prior"), sims) if forced_playouts(rec, d) else d["visits"]
+            if d.get("policy"):  # a Gumbel search's improved policy (netplay --search gumbel): the target itself
+                visits = d["policy"]
+            else:
+                visits = pruned(d["visits"], d.get("prior"), sims) if forced_playouts(rec, d) else d["visits"]
             for move, n in visits.items():
                 if n > 0:
                     target[enc.action_index(game, parse_action(game, move))] += n
