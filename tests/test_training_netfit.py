@@ -162,6 +162,34 @@ def test_netfit_and_netplay_commands_write_their_files(tmp_path, capsys):
     assert fitted.meta["positions"] > 0
 
 
+def test_a_netplay_run_stopped_midway_keeps_the_batches_it_finished(tmp_path, monkeypatch):
+    """Each batch is written when it is done, as a whole gzip member: a run interrupted in its third batch leaves
+    the first two batches' games, readable."""
+    import gzip
+    import json
+
+    from splendor.__main__ import main
+
+    net_path = tmp_path / "net.json"
+    net_path.write_text(write_net(random_net(seed=2, hidden=(8,))))
+    real = netplay._task
+    done = []
+
+    def stopping(task):
+        if len(done) == 2:
+            raise KeyboardInterrupt  # (a machine taken back, a session's end)
+        done.append(task)
+        return real(task)
+
+    monkeypatch.setattr(netplay, "_task", stopping)
+    games = tmp_path / "g.jsonl.gz"
+    with pytest.raises(KeyboardInterrupt):
+        main(["netplay", "--net", str(net_path), "--games", "6", "--batch", "2", "--sims", "4", "--out", str(games)])
+    with gzip.open(games, "rt", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    assert [r["seed"] for r in records] == [90001, 90002, 90003, 90004]  # the first two batches, whole
+
+
 def test_the_harness_raw_log_becomes_records_that_replay_and_train(tmp_path):
     import random
 

@@ -215,6 +215,27 @@ def _task(args):
     return records, evals, time.process_time() - t0
 
 
+def _finished(tasks, workers=1, address=None):
+    """The tasks' results, each as soon as it is done (in any order with processes or Ray)."""
+    if address:
+        import ray
+
+        ray.init(address=address, runtime_env={"env_vars": BLAS_THREADS})
+        remote = ray.remote(_task)
+        waiting = [remote.remote(t) for t in tasks]
+        while waiting:
+            done, waiting = ray.wait(waiting)
+            yield from ray.get(done)
+    elif workers > 1:
+        from multiprocessing import Pool
+
+        with Pool(workers) as pool:
+            yield from pool.imap_unordered(_task, tasks)
+    else:
+        for t in tasks:
+            yield _task(t)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m splendor netplay", description=__doc__.split("\n\n")[0])
     ap.add_argument("--net", required=True, help="the network file that plays both seats")
@@ -252,28 +273,16 @@ def main(argv=None):
     tasks = [(net_text, seeds[i:i + a.batch], a.sims, params, a.explore, a.seed + i, a.search, a.considered,
               a.c_scale) for i in range(0, len(seeds), a.batch)]
     started = time.time()
-    results = []
-    if a.address:
-        import ray
-
-        ray.init(address=a.address, runtime_env={"env_vars": BLAS_THREADS})
-        remote = ray.remote(_task)
-        results = ray.get([remote.remote(t) for t in tasks])
-    elif a.workers > 1:
-        from multiprocessing import Pool
-
-        with Pool(a.workers) as pool:
-            results = pool.map(_task, tasks)
-    else:
-        results = [_task(t) for t in tasks]
     opener = gzip.open if a.out.endswith(".gz") else open
     n = 0
     cpu = 0.0
     evals = 0
-    with opener(a.out, "at", encoding="utf-8") as f:
-        for records, e, c in results:
-            cpu += c
-            evals += e
+    # Each batch's games are written as soon as it is done, the file closed after it (a .gz gets a whole member of
+    # its own): a run stopped midway keeps every batch finished before it, readable.
+    for records, e, c in _finished(tasks, a.workers, a.address):
+        cpu += c
+        evals += e
+        with opener(a.out, "at", encoding="utf-8") as f:
             for rec in records:
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 n += 1
