@@ -5,6 +5,7 @@ import statistics
 
 import pytest
 
+import splendor
 from splendor.__main__ import main as splendor_main
 from splendor.training import arena
 
@@ -73,6 +74,33 @@ def test_bad_arguments_are_refused(capsys):
     with pytest.raises(SystemExit):
         arena.main(["--players", "5"])
     assert "master" in capsys.readouterr().err
+
+
+def test_a_network_file_plays_as_the_expert_with_that_network(tmp_path, capsys):
+    """``--bots net=FILE@N``: a fit screened against the shipped network; a file that cannot be read is refused."""
+    pytest.importorskip("numpy")
+    import random
+
+    from splendor.ai.netfile import random_net, write_net
+
+    path = tmp_path / "fit.json"
+    net = random_net(seed=3, hidden=(8,))
+    path.write_text(write_net(net))
+    entry = f"net={path}@6"
+    assert arena.parse_entry(entry) == (f"net={path}", 6)
+    bot = arena.make_bot(entry)
+    game = splendor.new_game(players=2, seed=4)
+    from splendor.ai import encoding, netrun
+
+    x = encoding.encode(game)  # this file's network, not the shipped one
+    assert bot.evaluator.runner.forward(x) == pytest.approx(netrun.runner_for(net, "python").forward(x), abs=1e-3)
+    action, info = bot.decide(game.observation(0), random.Random(1), {"iterations": 6})
+    assert info["net"] is True and action in game.legal_actions()
+    assert arena.main(["--bots", f"{entry},expert@6", "--games", "2", "--seed", "3"]) == 0
+    assert f"net={path}@6" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        arena.main(["--bots", f"net={tmp_path / 'missing.json'},expert"])
+    assert "no network file" in capsys.readouterr().err
 
 
 def test_results_do_not_depend_on_jobs():

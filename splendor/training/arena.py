@@ -109,11 +109,22 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=(), wa
 EXTRA_BOTS = ("expert-tree",)
 
 
+#: A ``--bots`` entry ``net=FILE``: the expert with that network file instead of the shipped one (a fit being
+#: screened against the shipped network: ``--bots net=new.json@200,expert@200``).
+NET_PREFIX = "net="
+
+
 def parse_entry(name):
-    """(bot name, iterations or None) of a ``--bots`` entry: a level or an EXTRA_BOTS name, optionally with
-    ``@N``, its own budget of N iterations a move (``expert@1500,expert-tree@290``)."""
-    base, _, its = name.partition("@")
-    if base not in LEVELS and base not in EXTRA_BOTS:
+    """(bot name, iterations or None) of a ``--bots`` entry: a level, an EXTRA_BOTS name or ``net=FILE``,
+    optionally with ``@N``, its own budget of N iterations a move (``expert@1500,expert-tree@290``)."""
+    base, _, its = name.rpartition("@") if "@" in name else (name, "", "")
+    if base.startswith(NET_PREFIX):
+        from ..ai.expert import load_net
+
+        net, problem = load_net(base[len(NET_PREFIX):])
+        if net is None:
+            raise ValueError(f"{name!r}: {problem}")
+    elif base not in LEVELS and base not in EXTRA_BOTS:
         raise ValueError(f"unknown bot {base!r}: choose from {', '.join(LEVELS + EXTRA_BOTS)}")
     if its:
         if not its.isdigit() or not 0 < int(its) <= Budget.MAX_ITERATIONS:
@@ -129,6 +140,10 @@ def make_bot(name):
         from ..ai.expert import ExpertBot
 
         return ExpertBot(net=None)
+    if base.startswith(NET_PREFIX):
+        from ..ai.expert import ExpertBot, load_net
+
+        return ExpertBot(net=load_net(base[len(NET_PREFIX):])[0])
     return get_bot(base)
 
 
