@@ -282,3 +282,6 @@ def test_the_netplay_command_plays_gumbel_self_play(tmp_path, capsys):
     assert all("policy" in d and len(d["visits"]) <= 4 and sum(d["visits"].values()) == 8 for d in rec["decisions"])
     with pytest.raises(ValueError):
         netplay.play(random_net(seed=2, hidden=(8,)), seeds=[1], sims=2, search="mcts")
+    with pytest.raises(SystemExit):  # the command refuses the same settings, in words, before any game
+        main(["netplay", "--net", str(net_path), "--considered", "0", "--out", str(games)])
+    assert "considered must be a whole number of at least 1" in capsys.readouterr().err

@@ -99,6 +99,11 @@ class _Node:
     __slots__ = ("game", "mover", "moves", "P", "N", "W", "kids", "n", "v0", "terminal", "pending")
 
 
+def mover_value(node):
+    """``node``'s evaluator value (or result) for its mover (``v0`` is seat 0's side)."""
+    return node.v0 if node.mover == 0 else -node.v0
+
+
 #: The least prior of a buy that brings its mover to the winning points: a network's prior can miss a move that
 #: ends the race (a cheap card that completes a noble), and a search that never tries it cannot see the end.
 FINISHER_PRIOR = 0.5

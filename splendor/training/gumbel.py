@@ -22,6 +22,8 @@ Nothing here imports numpy or a network: :mod:`.netplay` drives the walks in its
 
 import math
 
+from ..ai.puct import mover_value
+
 #: The paper's constants for sigma: (C_VISIT + the most walks of a root move) x C_SCALE x q, q in [0, 1].
 C_VISIT = 50.0
 C_SCALE = 1.0
@@ -151,7 +153,7 @@ class RootSearch:
         n = len(first.moves)
         self.prior = [sum(r.P[i] for r in roots) / u for i in range(n)]
         self.logits = logits_of(self.prior)
-        self.root_value = sum(r.v0 if r.mover == 0 else -r.v0 for r in roots) / u
+        self.root_value = sum(mover_value(r) for r in roots) / u
         self.g = gumbel_draws(rng, n)
         self.c_visit, self.c_scale = c_visit, c_scale
         self.halving = Halving(top_k([g + lg for g, lg in zip(self.g, self.logits)], min(considered, n)), sims)

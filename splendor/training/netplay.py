@@ -63,6 +63,16 @@ def _judge(games, net):
 BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
+def check_search(search, considered, c_scale):
+    """Raise ValueError, in words, for a root search's settings that :func:`play` cannot use."""
+    if search not in ("puct", "gumbel"):
+        raise ValueError(f"search must be 'puct' or 'gumbel', not {search!r}")
+    if isinstance(considered, bool) or not isinstance(considered, int) or considered < 1:
+        raise ValueError(f"considered must be a whole number of at least 1, not {considered!r}")
+    if isinstance(c_scale, bool) or not isinstance(c_scale, (int, float)) or not 0 <= c_scale <= 10:
+        raise ValueError(f"c_scale must be a number from 0 to 10, not {c_scale!r}")
+
+
 def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=None, lazy=True,
          round_limit=ROUND_LIMIT, search="puct", considered=gumbel.CONSIDERED, c_scale=gumbel.C_SCALE):
     """Play one 2-player game per seed in lockstep; returns their records (with ``decisions``) and the count of
@@ -77,12 +87,7 @@ def play(net, seeds, sims=800, params=None, explore=10, rng_seed=1, progress=Non
     Python's cycle collector is off while the games play: the search trees are freed by reference counting (no
     cycles), and a collector walking millions of live nodes took a tenth to a quarter of the time (batch 8 to 32).
     """
-    if search not in ("puct", "gumbel"):
-        raise ValueError(f"search must be 'puct' or 'gumbel', not {search!r}")
-    if isinstance(considered, bool) or not isinstance(considered, int) or considered < 1:
-        raise ValueError(f"considered must be a whole number of at least 1, not {considered!r}")
-    if isinstance(c_scale, bool) or not isinstance(c_scale, (int, float)) or not 0 <= c_scale <= 10:
-        raise ValueError(f"c_scale must be a number from 0 to 10, not {c_scale!r}")
+    check_search(search, considered, c_scale)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -99,8 +104,7 @@ def search_value(roots):
     was backed up."""
     n = sum(sum(r.N) for r in roots)
     if not n:
-        first = roots[0]
-        return first.v0 if first.mover == 0 else -first.v0
+        return puct.mover_value(roots[0])
     return sum(sum(r.W) for r in roots) / n
 
 
@@ -259,10 +263,10 @@ def main(argv=None):
                     help="then play N games of 'python -m splendor selfplay' at the same simulations, one process, "
                          "and print both runners' games per CPU-hour")
     a = ap.parse_args(argv)
-    if a.considered < 1:
-        ap.error("--considered must be at least 1")
-    if not 0 <= a.c_scale <= 10:
-        ap.error("--c-scale must be from 0 to 10")
+    try:
+        check_search(a.search, a.considered, a.c_scale)
+    except ValueError as e:  # (refused here, before any worker starts)
+        ap.error(str(e))
     for k, v in BLAS_THREADS.items():  # before numpy is first imported (this process and the workers it starts)
         os.environ.setdefault(k, v)
     with open(a.net, encoding="utf-8") as f:

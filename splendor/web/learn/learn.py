@@ -22,7 +22,7 @@ class LearnShare:
         self.guide_state = GuideState(storage)
         self.guide_state.load()
         self.coach = None  # the guided game's advice for the position (a dict), or None
-        self.coach_put_away = None  # the number of moves when "Got it" put the guide's words away (its marks stay)
+        self.coach_away = False  # "Got it" put the guide's words away for this position (its marks stay)
         self.player_record = PlayerRecord(storage, clock=self.clock)
         damaged = self.player_record.load()
         if damaged:
@@ -80,12 +80,11 @@ class LearnShare:
     def on_guide_away(self, data):
         """"Got it": the guide's words leave the table until the next position (the cards and gems it marks stay
         marked); the next turn's words come back on their own."""
-        if self.game is not None and self.coach:
-            self.coach_put_away = len(self.game.history)
+        self.coach_away = bool(self.coach)
 
     def coach_words_shown(self):
         """True while the guide's words are on the table (not put away for this position)."""
-        return bool(self.coach) and (self.game is None or self.coach_put_away != len(self.game.history))
+        return bool(self.coach) and not self.coach_away
 
     def guided(self):
         return self.game_id is not None and self.guide_state.game == self.game_id
@@ -215,7 +214,7 @@ class LearnShare:
             advice = None
             self.guide_fault = f"{type(exc).__name__}: {exc}"
         self.coach = advice.to_dict() if advice is not None else None
-        self.coach_put_away = None  # (a new position: its words are shown)
+        self.coach_away = False  # (a new position: its words are shown)
         if g.is_over:  # once for each person who played (pass and play: one game each)
             for seat in self.pass_play.people if len(self.pass_play.people) > 1 else [self.person]:
                 self.player_record.count(g, self.seats, self.game_id if seat == self.pass_play.people[0]

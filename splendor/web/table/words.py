@@ -225,8 +225,7 @@ def on_phone(advice, card=None):
     """
     if card is None:
         return advice
-    cost = join_words(f"{n} {c}" for c, n in zip(COLORS, card.cost_t) if n)
-    return advice.replace(f" costing {cost}", "", 1)
+    return advice.replace(f" costing {counts_words(card.cost, COLORS)}", "", 1)
 
 
 def seat_title(seats, seat):
