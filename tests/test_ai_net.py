@@ -84,7 +84,9 @@ def _file(**change):
     ({"format": "other"}, "not a network file"),
     ({"version": 2}, "version 2 is not supported"),
     ({"encoding": 99}, "input encoding 99"),
-    ({"players": 3}, "for 3 players"),
+    ({"players": 5}, "for 5 players; a table has 2, 3 or 4"),
+    ({"players": 3}, "reads 408 inputs .* the encoding has 512 and 61 at 3 players"),
+    ({"players": True}, "for True players"),
     ({"inputs": 10}, "reads 10 inputs"),
     ({"dtype": "int4"}, "stored as 'int4'; this version reads float16 or int8"),
     ({"layers": [[408, 8, "relu"], [8, 62, "sigmoid"]]}, "'relu' or 'linear'"),
@@ -181,9 +183,9 @@ def test_describenet_prints_a_file_or_says_why_not(tmp_path, capsys):
     assert main(["describenet", str(good)]) == 0
     assert "input encoding 1, 2 players" in capsys.readouterr().out
     bad = tmp_path / "bad.json"
-    bad.write_text(_file(players=4))
+    bad.write_text(_file(players=5))
     assert main(["describenet", str(bad)]) == 1
-    assert "for 4 players" in capsys.readouterr().err
+    assert "for 5 players" in capsys.readouterr().err
 
 
 # --- backends -----------------------------------------------------------------------------------------------------
@@ -330,14 +332,14 @@ def test_the_expert_uses_the_network_at_two_players_only():
 def test_a_refused_network_file_leaves_the_tree_search_playing(tmp_path, monkeypatch):
     bad = tmp_path / "expert_net.json"
     bad.write_text(_file(encoding=7))
-    monkeypatch.setattr(expert_mod, "NET_FILE", str(bad))
+    monkeypatch.setitem(expert_mod.NET_FILES, 2, str(bad))
     monkeypatch.setattr(expert_mod, "_NETS", {})
     bot = ExpertBot()
     assert bot.evaluator is None and "input encoding 7" in bot.net_problem
     g = _positions(1, seed=19)[0]
     action, info = bot.decide(g.observation(g.current_player), random.Random(1), {"iterations": 30})
     assert action in g.legal_actions() and "net" not in info
-    monkeypatch.setattr(expert_mod, "NET_FILE", str(tmp_path / "missing.json"))
+    monkeypatch.setitem(expert_mod.NET_FILES, 2, str(tmp_path / "missing.json"))
     monkeypatch.setattr(expert_mod, "_NETS", {})
     assert ExpertBot().net_problem == "no network file"
 

@@ -8,7 +8,8 @@
 // search's simulations completed in the browser's budget (median, least, most over positions reached by medium
 // bots from four seeds) with seconds per move, and the same positions' rate from the best of three searches of 400
 // simulations (a busy machine's pauses stop a timed search early; the best of three is what a quiet one gives). The
-// net file defaults to splendor/ai/expert_net.json.
+// net file defaults to splendor/ai/expert_net.json; the positions are of the table the network plays (its file's
+// "players": node tools/bench_net_pyodide.mjs 3 0.8 splendor/ai/expert_net_4p.json for four seats).
 import { resolve, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -38,7 +39,8 @@ net, problem = expert.load_net(net_path)
 assert net is not None, problem
 wasm = netrun.runner_for(net)
 ref = netrun.runner_for(net, "python")
-game = splendor.new_game(players=2, seed=3)
+players = net.players
+game = splendor.new_game(players=players, seed=3)
 x = encoding.encode(game)
 def per_call(f, n):
     best = 1e9
@@ -48,8 +50,8 @@ def per_call(f, n):
             f()
         best = min(best, (time.perf_counter() - t) / n)
     return best * 1e6
-evaluator = netrun.NetEvaluator(wasm)
-lines = [f"Pyodide {sys.version.split()[0]} under node; network {net.shapes[0][0]}->" + "->".join(str(b) for _, b in net.shapes)
+evaluator = netrun.NetEvaluator(wasm, encoding.LAYOUTS[players].values)
+lines = [f"Pyodide {sys.version.split()[0]} under node; {players} players; network {net.shapes[0][0]}->" + "->".join(str(b) for _, b in net.shapes)
          + f" ({net.parameters} parameters), backend {wasm.name}",
          f"forward {per_call(lambda: wasm.forward(x), 2000):.1f} us (plain-Python reference {per_call(lambda: ref.forward(x), 3):.0f} us); "
          f"encode {per_call(lambda: encoding.encode(game), 2000):.1f} us; evaluate (encode, forward, priors) "
@@ -58,7 +60,7 @@ bot = expert.ExpertBot(net=net)
 rows = []
 rates = []
 for seed in (3, 5, 8, 13):
-    game = splendor.new_game(players=2, seed=seed)
+    game = splendor.new_game(players=players, seed=seed)
     for i in range(per_seed):
         for j in range(6):
             if game.is_over:

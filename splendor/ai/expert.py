@@ -1,12 +1,12 @@
-"""The expert bot. At two players, with a network file (``expert_net.json``): a PUCT search guided by the policy/value
-network at every leaf (:mod:`splendor.ai.puct`, the network run by :mod:`splendor.ai.netrun`). At three and four
-players, or without a usable network file: a determinized tree search (:mod:`splendor.ai.tree`) over the hard
-bot's candidate moves, judging the positions its walks and short playouts reach with the learned value model
-(:mod:`splendor.ai.learned`).
+"""The expert bot. At a table with a network file (``expert_net.json`` at two players, ``expert_net_4p.json`` at
+four; :data:`NET_FILES`): a PUCT search guided by the policy/value network at every leaf (:mod:`splendor.ai.puct`,
+the network run by :mod:`splendor.ai.netrun`). At a table without a usable network file: a determinized tree search
+(:mod:`splendor.ai.tree`) over the hard bot's candidate moves, judging the positions its walks and short playouts
+reach with the learned value model (:mod:`splendor.ai.learned`).
 
-The files are read when the first expert bot is made (not when the package is imported), so the page and the other
-levels never pay for them. A network file that does not fit is refused with its reason (``net_problem``), and the
-tree search plays instead.
+The files are read when the first expert bot plays at their table (not when the package is imported), so the page
+and the other levels never pay for them. A network file that does not fit is refused with its reason
+(``net_problem_at``), and the tree search plays instead.
 """
 
 import os
@@ -55,29 +55,54 @@ class ExpertBot(HardBot):
         self.tree_c = tree_c
         self.tree_horizon = tree_horizon
         self.tree_prior = tree_prior
-        # net: "shipped" (the network file beside this module, when there is a usable one; the default unless a
-        # model or policy is handed in), None (the tree search only), a Net, or an evaluator (an object with
-        # ``evaluate(game)``, see splendor.ai.netrun); search: the PUCT search's SearchParams
-        self.net_problem = None
-        self.evaluator = None
-        if net == "shipped":
-            net, self.net_problem = load_net()
-        if net is not None:
-            self.evaluator = net if hasattr(net, "evaluate") else evaluator_for(net)
+        # net: "shipped" (the network files beside this module, each table's read when the bot first plays there;
+        # the default unless a model or policy is handed in), None (the tree search only), a Net (for the table it
+        # names), or an evaluator (an object with ``evaluate(game)``, see splendor.ai.netrun; for the table its
+        # ``players`` names, else two); search: the PUCT search's SearchParams
+        self._shipped = net == "shipped"
+        self._evaluators = {}
+        self._problems = {}
+        if net is not None and not self._shipped:
+            self._evaluators[getattr(net, "players", NET_PLAYERS)] = (
+                net if hasattr(net, "evaluate") else evaluator_for(net))
         self.search_params = search or _puct.SearchParams()
+
+    def evaluator_at(self, players):
+        """The network's evaluator at a table of ``players``, or None (the tree search plays there)."""
+        if self._shipped and players not in self._evaluators:
+            net, problem = load_net(NET_FILES.get(players)) if players in NET_FILES else (None, "no network file")
+            self._evaluators[players] = None if net is None else evaluator_for(net)
+            self._problems[players] = problem
+        return self._evaluators.get(players)
+
+    def net_problem_at(self, players):
+        """Why the shipped network file of a table of ``players`` cannot play (None when it can)."""
+        self.evaluator_at(players)
+        return self._problems.get(players)
+
+    @property
+    def evaluator(self):
+        """The 2-player network's evaluator, or None."""
+        return self.evaluator_at(NET_PLAYERS)
+
+    @property
+    def net_problem(self):
+        """Why the 2-player network file cannot play (None when it can)."""
+        return self.net_problem_at(NET_PLAYERS)
 
     def _decide(self, game, seat, rng, budget, legal):
         if game.phase == "action":
-            if self.evaluator is not None and game.n == NET_PLAYERS:
-                return self._net_decide(game, seat, rng, budget, legal)
+            evaluator = self.evaluator_at(game.n)
+            if evaluator is not None:
+                return self._net_decide(game, seat, rng, budget, legal, evaluator)
             return self._tree_decide(game, seat, rng, budget, legal)
         return super()._decide(game, seat, rng, budget, legal)
 
-    def _net_decide(self, game, seat, rng, budget, legal):
+    def _net_decide(self, game, seat, rng, budget, legal, evaluator):
         scored = self.scorer.scores(game, seat, legal)
         win = _win_now(game, seat, scored, self.scorer)
         clock = budget.clock()
-        moves, prior, stats, value, depth = _puct.search(game, seat, self.evaluator, self.search_params, rng, clock)
+        moves, prior, stats, value, depth = _puct.search(game, seat, evaluator, self.search_params, rng, clock)
         if win is not None:
             best = next((i for i, a in enumerate(moves) if _same_move(a, win)), None)
             action = win
@@ -91,7 +116,7 @@ class ExpertBot(HardBot):
             "depth": depth,
             "seconds": round(clock.elapsed(), 3),
             "net": True,
-            "backend": getattr(getattr(self.evaluator, "runner", None), "name", "other"),  # what ran the network
+            "backend": getattr(getattr(evaluator, "runner", None), "name", "other"),  # what ran the network
             "position_chance": round((value + 1) / 2, 3),
             "candidates": [
                 {"action": str(moves[i]), "visits": stats[i][0], "prior": round(prior[i], 3),
@@ -163,10 +188,13 @@ class ExpertBot(HardBot):
         }
 
 
-#: The table size the expert's network plays (splendor.ai.encoding.PLAYERS); other sizes use the tree search.
+#: The table size of the first network (splendor.ai.encoding.PLAYERS): a network or evaluator that names none.
 NET_PLAYERS = 2
-#: The shipped network file; tools/build_site.py serves it beside the package, the worker fetches it.
-NET_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "expert_net.json")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+#: The shipped 2-player network file; tools/build_site.py serves it beside the package, the worker fetches it.
+NET_FILE = os.path.join(_HERE, "expert_net.json")
+#: Each table's shipped network file (a table without one is the tree search's).
+NET_FILES = {2: NET_FILE, 4: os.path.join(_HERE, "expert_net_4p.json")}
 _NETS = {}
 
 
@@ -193,9 +221,10 @@ def evaluator_for(net):
     every weight; each move's bot is new)."""
     got = _EVALUATORS.get(id(net))
     if got is None or got[0] is not net:
+        from .encoding import LAYOUTS
         from .netrun import NetEvaluator, runner_for
 
-        got = _EVALUATORS[id(net)] = (net, NetEvaluator(runner_for(net)))
+        got = _EVALUATORS[id(net)] = (net, NetEvaluator(runner_for(net), LAYOUTS[net.players].values))
     return got[1]
 
 

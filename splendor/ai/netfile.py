@@ -4,23 +4,26 @@ A network file is JSON (docs/NETWORK.md describes it field by field)::
 
     {"format": "splendor-net", "version": 1,          the file format and its version (NET_FORMAT_VERSION)
      "encoding": 1,                                   the input and move index's version (encoding.ENCODING_VERSION)
-     "players": 2,                                    the table size it plays
-     "inputs": 408, "actions": 61,                    the input's length and the move index's size
+     "players": 2,                                    the table size it plays (2, 3 or 4)
+     "inputs": 408, "actions": 61,                    the input's length at that table and the move index's size
      "layers": [[408, 256, "relu"], [256, 256, "relu"], [256, 62, "linear"]],
      "dtype": "int8",                                 how the numbers are stored: "float16", or "int8" with a scale
      "weights": "<base64>",                           per layer, W (out x in, row by row) [int8: then each row's
                                                       float16 scale] then b (out, float16), little-endian
      "meta": {...}}                                   how it was made: data, command, held-out figures
 
-The last layer's outputs are the move index's logits (``actions`` of them) and the value (one, tanh of it is the
-mover's expected result in [-1, 1]). A file that does not fit (another format or version, another encoding, a
-table size, a wrong shape, weights of the wrong length) raises :class:`NetFileError` saying which, and the expert
-plays on with its linear model.
+The last layer's outputs are the move index's logits (``actions`` of them) and the value: at 2 players one number
+(tanh of it is the mover's expected result in [-1, 1]), at 3 and 4 one per seat, the mover's first (their softmax
+is each seat's chance to win; :class:`splendor.ai.encoding.Layout`). A file that does not fit (another format or
+version, another encoding, a table size, a wrong shape, weights of the wrong length) raises :class:`NetFileError`
+saying which, and the expert plays on with its tree search.
 
 >>> net = random_net(seed=1, hidden=(16,))
 >>> again = read_net(write_net(net))
 >>> again.shapes == net.shapes, again.players
 (True, 2)
+>>> read_net(write_net(random_net(seed=1, hidden=(16,), players=4))).shapes
+[(624, 16), (16, 65)]
 >>> read_net('{"format": "splendor-net", "version": 9}')
 Traceback (most recent call last):
 ...
@@ -73,19 +76,21 @@ def _half(values):
     return list(struct.unpack(f"<{len(values)}e", struct.pack(f"<{len(values)}e", *values)))
 
 
-def check_shapes(shapes, relus):
-    """The reason a stack of layers cannot be the expert's network, or None."""
+def check_shapes(shapes, relus, players=enc.PLAYERS):
+    """The reason a stack of layers cannot be the expert's network at a table of ``players``, or None."""
+    lay = enc.LAYOUTS[players]
     if not shapes:
         return "it has no layers"
-    if shapes[0][0] != enc.INPUTS:
-        return f"its input has {shapes[0][0]} numbers, the encoding {enc.INPUTS}"
+    if shapes[0][0] != lay.inputs:
+        return f"its input has {shapes[0][0]} numbers, the encoding {lay.inputs}"
     for (_, out), (nxt, _) in zip(shapes, shapes[1:]):
         if out != nxt:
             return f"a layer of {out} outputs feeds one of {nxt} inputs"
         if out % 8:
             return f"a hidden layer of {out} is not a multiple of 8 (the kernel's width)"
-    if shapes[-1][1] != enc.ACTION_COUNT + 1:
-        return f"its last layer has {shapes[-1][1]} outputs, not {enc.ACTION_COUNT} moves and a value"
+    if shapes[-1][1] != lay.outputs:
+        values = "a value" if lay.values == 1 else f"{lay.values} values"
+        return f"its last layer has {shapes[-1][1]} outputs, not {enc.ACTION_COUNT} moves and {values}"
     if relus[-1]:
         return "its last layer must be linear"
     return None
@@ -105,12 +110,12 @@ def read_net(text):
     if data.get("encoding") != enc.ENCODING_VERSION:
         raise NetFileError(f"the network was trained for input encoding {data.get('encoding')!r}; this expert "
                            f"encodes version {enc.ENCODING_VERSION}")
-    if data.get("players") != enc.PLAYERS:
-        raise NetFileError(f"the network is for {data.get('players')!r} players; the expert's network plays "
-                           f"{enc.PLAYERS}")
-    if data.get("inputs") != enc.INPUTS or data.get("actions") != enc.ACTION_COUNT:
+    players = data.get("players")
+    if players not in enc.LAYOUTS or isinstance(players, bool):
+        raise NetFileError(f"the network is for {players!r} players; a table has 2, 3 or 4")
+    if data.get("inputs") != enc.inputs_for(players) or data.get("actions") != enc.ACTION_COUNT:
         raise NetFileError(f"the network reads {data.get('inputs')!r} inputs and {data.get('actions')!r} moves; "
-                           f"the encoding has {enc.INPUTS} and {enc.ACTION_COUNT}")
+                           f"the encoding has {enc.inputs_for(players)} and {enc.ACTION_COUNT} at {players} players")
     dtype = data.get("dtype")
     if dtype not in DTYPES:
         raise NetFileError(f"weights stored as {dtype!r}; this version reads {' or '.join(DTYPES)}")
@@ -121,7 +126,7 @@ def read_net(text):
         raise NetFileError("the network's layers must be a list of [inputs, outputs, 'relu' or 'linear']")
     shapes = [(a, b) for a, b, _ in layers]
     relus = [f == "relu" for _, _, f in layers]
-    reason = check_shapes(shapes, relus)
+    reason = check_shapes(shapes, relus, players)
     if reason:
         raise NetFileError(f"the network does not fit the expert: {reason}")
     try:
@@ -174,7 +179,7 @@ def write_net(net, meta=None, dtype="float16"):
         raw += struct.pack(f"<{b}e", *bias)
         layers.append([a, b, "relu" if relu else "linear"])
     data = {"format": FORMAT, "version": NET_FORMAT_VERSION, "encoding": net.encoding, "players": net.players,
-            "inputs": enc.INPUTS, "actions": enc.ACTION_COUNT, "layers": layers, "dtype": dtype,
+            "inputs": enc.inputs_for(net.players), "actions": enc.ACTION_COUNT, "layers": layers, "dtype": dtype,
             "meta": meta if meta is not None else net.meta, "weights": base64.b64encode(bytes(raw)).decode("ascii")}
     return json.dumps(data, separators=(",", ":"))
 
@@ -184,17 +189,19 @@ def _stored_bytes(a, b, dtype):
     return 2 * (a * b + b) if dtype == "float16" else a * b + 2 * b + 2 * b
 
 
-def random_net(seed=0, hidden=(64,), scale=None):
-    """A network of random weights (float16), for tests and canaries: ``hidden`` the hidden layers' widths."""
+def random_net(seed=0, hidden=(64,), scale=None, players=enc.PLAYERS):
+    """A network of random weights (float16) for a table of ``players``, for tests and canaries: ``hidden`` the
+    hidden layers' widths."""
     rng = random.Random(seed)
-    sizes = [enc.INPUTS, *hidden, enc.ACTION_COUNT + 1]
+    lay = enc.LAYOUTS[players]
+    sizes = [lay.inputs, *hidden, lay.outputs]
     layers = []
     for a, b in zip(sizes, sizes[1:]):
         s = scale if scale is not None else (2.0 / a) ** 0.5
         W = _half([rng.gauss(0.0, s) for _ in range(a * b)])
         bias = _half([rng.gauss(0.0, 0.1) for _ in range(b)])
         layers.append((W, bias, b != sizes[-1]))
-    return Net(layers, meta={"made_by": f"random_net(seed={seed}, hidden={list(hidden)})"})
+    return Net(layers, players, meta={"made_by": f"random_net(seed={seed}, hidden={list(hidden)})"})
 
 
 def describe(net):

@@ -68,10 +68,14 @@ def runner_for(net, prefer=None):
 
 class NetEvaluator:
     """What the search asks of the network: ``evaluate(game)`` for the seat to move in an action phase gives (the
-    legal moves, one per move index, their priors summing to 1, the mover's value in [-1, 1])."""
+    legal moves, one per move index, their priors summing to 1, the value: at two seats the mover's in [-1, 1], at
+    three and four every seat's, the mover's first, each its chance to win scaled to [-1, 1];
+    :func:`splendor.ai.puct.seat_values`). ``values``: how many value outputs the runner's network has (1 or the
+    table's seats)."""
 
-    def __init__(self, runner):
+    def __init__(self, runner, values=1):
         self.runner = runner
+        self.values = values
         self.evaluations = 0
 
     def evaluate(self, game):
@@ -83,7 +87,19 @@ class NetEvaluator:
         and the softmax over them wait until the search needs them (:func:`splendor.ai.puct.make_leaf`)."""
         out = self.runner.forward(enc.encode(game))
         self.evaluations += 1
-        return _TANH(out[enc.ACTION_COUNT]), partial(moves_and_priors, game, out)
+        if self.values == 1:
+            return _TANH(out[enc.ACTION_COUNT]), partial(moves_and_priors, game, out)
+        return seat_chances(out), partial(moves_and_priors, game, out)
+
+
+def seat_chances(out):
+    """Each seat's value in [-1, 1] (the mover's first) from a 3-4 seat network's outputs ``out``: twice the
+    softmax of its value outputs, less one."""
+    vals = out[enc.ACTION_COUNT:]
+    top = max(vals)
+    ex = [_EXP(v - top) for v in vals]
+    s = sum(ex)
+    return [2.0 * e / s - 1.0 for e in ex]
 
 
 def moves_and_priors(game, out):
@@ -98,11 +114,13 @@ def moves_and_priors(game, out):
 
 
 class UniformEvaluator:
-    """A stand-in without a network (search tests): every move equally likely, every position even."""
+    """A stand-in without a network (search tests): every move equally likely, every position even (each seat's
+    chance 1 / seats)."""
 
     evaluations = 0
 
     def evaluate(self, game):
         moves, _ = enc.legal_indexed(game)
         self.evaluations += 1
-        return moves, [1.0 / len(moves)] * len(moves), 0.0
+        n = game.n
+        return moves, [1.0 / len(moves)] * len(moves), 0.0 if n == 2 else [2.0 / n - 1.0] * n

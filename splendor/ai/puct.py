@@ -6,11 +6,13 @@ tree of positions: a simulation walks down from the root choosing at each positi
 Q + c_puct x P x sqrt(visits of the position) / (1 + visits of the move) (Q the mover's mean result after the move,
 a move not yet tried valued at the position's own value less ``fpu``; P the evaluator's prior), adds the position
 the chosen move leads to, asks the evaluator for its value and priors, and adds the value to every move on the way
-back (each from its mover's side). A turn's returns over 10 and noble choices are played within the move by the
-quick rule of :func:`finish_turn` (the search's many walks cannot afford the heuristic scorer there), so the
-tree's positions are all action phases. The universes share the simulations in turn; the
-root's figures add up over them and the most visited move is played. With an iteration budget the search depends
-only on the position, the random generator's seed and the budget.
+back, each from its mover's side. A position's value is a list, every seat's result in [-1, 1] (a win 1, a loss
+-1; at two seats one is the other's negation, at three and four each is its chance to win scaled to [-1, 1]), so
+the same walks serve every table: each mover maximises its own result. A turn's returns over 10 and noble choices
+are played within the move by the quick rule of :func:`finish_turn` (the search's many walks cannot afford the
+heuristic scorer there), so the tree's positions are all action phases. The universes share the simulations in
+turn; the root's figures add up over them and the most visited move is played. With an iteration budget the
+search depends only on the position, the random generator's seed and the budget.
 
 The search sees only the evaluator (``evaluate(game) -> (moves, priors, value)``, and where it has it
 ``evaluate_later(game) -> (value, a call giving (moves, priors))`` for the positions a walk adds;
@@ -92,16 +94,38 @@ def finish_turn(g):
 
 class _Node:
     """A position in a universe's tree: its game, its mover, the moves with their priors ``P``, visits ``N`` and
-    summed values ``W`` (the mover's), the positions after them (``kids``, None until reached), ``v0`` the
-    evaluator's value (seat 0's side) or the result at the end; ``pending`` (None once open) works out the moves
-    and priors of a position made by :func:`make_leaf` when a walk first goes through it."""
+    summed values ``W`` (the mover's), the positions after them (``kids``, None until reached), ``v`` the
+    evaluator's values (every seat's, :func:`seat_values`) or the result at the end; ``pending`` (None once open)
+    works out the moves and priors of a position made by :func:`make_leaf` when a walk first goes through it."""
 
-    __slots__ = ("game", "mover", "moves", "P", "N", "W", "kids", "n", "v0", "terminal", "pending")
+    __slots__ = ("game", "mover", "moves", "P", "N", "W", "kids", "n", "v", "terminal", "pending")
 
 
 def mover_value(node):
-    """``node``'s evaluator value (or result) for its mover (``v0`` is seat 0's side)."""
-    return node.v0 if node.mover == 0 else -node.v0
+    """``node``'s evaluator value (or result) for its mover."""
+    return node.v[node.mover]
+
+
+def seat_values(game, value):
+    """Every seat's value (seat order) from an evaluator's ``value`` for ``game``'s mover: at two seats one number,
+    the mover's (the other seat's is its negation); at three and four a list, the mover's first, then the seats
+    after it in turn order."""
+    me = game.current
+    if game.n == 2:
+        return [value, -value] if me == 0 else [-value, value]
+    n = game.n
+    out = [0.0] * n
+    for k in range(n):
+        out[(me + k) % n] = value[k]
+    return out
+
+
+def result_values(game):
+    """Every seat's result in [-1, 1] at the end of ``game``: a win alone 1, a loss -1, a win shared by k seats
+    2/k - 1 (its share of the win, scaled as the values are; at two seats a shared win is 0 for both)."""
+    w = game.winners
+    share = 2.0 / len(w) - 1.0 if w else 0.0
+    return [share if s in w else -1.0 for s in range(game.n)]
 
 
 #: The least prior of a buy that brings its mover to the winning points: a network's prior can miss a move that
@@ -145,8 +169,7 @@ def make_node(game, moves=None, priors=None, value=0.0):
     if game.phase == "over":
         node.terminal = True
         node.mover = 0
-        w = game.winners
-        node.v0 = 0.0 if len(w) != 1 else (1.0 if w[0] == 0 else -1.0)
+        node.v = result_values(game)
         return node
     node.terminal = False
     node.mover = game.current
@@ -155,7 +178,7 @@ def make_node(game, moves=None, priors=None, value=0.0):
     node.N = [0] * len(moves)
     node.W = [0.0] * len(moves)
     node.kids = [None] * len(moves)
-    node.v0 = value if node.mover == 0 else -value
+    node.v = seat_values(game, value)
     return node
 
 
@@ -169,7 +192,7 @@ def make_leaf(game, value, pending):
     node.n = 0
     node.terminal = False
     node.mover = game.current
-    node.v0 = value if node.mover == 0 else -value
+    node.v = seat_values(game, value)
     node.pending = pending
     return node
 
@@ -209,7 +232,7 @@ def select(root, c_puct, fpu):
         if node.pending is not None:
             _open(node)
         N, W, P = node.N, node.W, node.P
-        first = (node.v0 if node.mover == 0 else -node.v0) - fpu
+        first = node.v[node.mover] - fpu
         c = c_puct * _SQRT(node.n or 1)
         best = -1e9
         bi = 0
@@ -246,11 +269,11 @@ def select_forced(root, i, c_puct, fpu):
     return [(root, i)] + path, g
 
 
-def backup(path, v0):
-    """Add the value ``v0`` (seat 0's side) to every move of ``path``, each from its mover's side."""
+def backup(path, v):
+    """Add the values ``v`` (every seat's) to every move of ``path``, each its mover's."""
     for nd, i in path:
         nd.N[i] += 1
-        nd.W[i] += v0 if nd.mover == 0 else -v0
+        nd.W[i] += v[nd.mover]
         nd.n += 1
 
 
@@ -259,12 +282,12 @@ def _simulate(root, evaluator, c_puct, fpu, forced=None):
     ``forced``: the root's move index the walk starts with (:func:`select_forced`)."""
     path, g = select(root, c_puct, fpu) if forced is None else select_forced(root, forced, c_puct, fpu)
     if g is None:
-        v0 = (path[-1][0].kids[path[-1][1]] if path else root).v0
+        v = (path[-1][0].kids[path[-1][1]] if path else root).v
     else:
         node, i = path[-1]
         kid = node.kids[i] = _leaf(g, evaluator)
-        v0 = kid.v0
-    backup(path, v0)
+        v = kid.v
+    backup(path, v)
     return len(path)
 
 
@@ -302,8 +325,8 @@ def search(game, seat, evaluator, params, rng, clock, force=None):
             stats[i][0] += r.N[i]
             stats[i][1] += r.W[i]
     prior = [sum(r.P[i] for r in roots) / u for i in range(len(stats))]
-    value = sum(r.v0 for r in roots) / u
-    return first.moves, prior, stats, value if seat == 0 else -value, deepest
+    value = sum(r.v[seat] for r in roots) / u
+    return first.moves, prior, stats, value, deepest
 
 
 def best_index(stats):

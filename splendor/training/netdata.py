@@ -22,6 +22,7 @@ import gzip
 import json
 import math
 import sys
+from functools import partial
 
 from ..ai import encoding as enc
 from ..engine.game import Game, new_game, parse_action
@@ -80,13 +81,23 @@ def result_for(seat, winners):
     return 0.0 if len(winners) > 1 else 1.0
 
 
-def record_rows(rec):
+def seat_shares(mover, winners, n):
+    """Each seat's share of the win (the mover's first, then the seats after it in turn order), the value target of
+    a 3-4 seat network: 1 for a win alone, 1/k each for a win shared by k seats, 0 for a loss; even shares for a
+    game cut before its end (no winners)."""
+    if not winners:
+        return [1.0 / n] * n
+    return [1.0 / len(winners) if (mover + k) % n in winners else 0.0 for k in range(n)]
+
+
+def record_rows(rec, players=enc.PLAYERS):
     """(input, policy target over the move index, result, search value, simulations) for each decision of the
-    record ``rec`` made in a 2-player game's action phase. The target is the decision's ``policy`` where it has one
-    (a Gumbel search's improved policy, taken as it is), else its visits, pruned of forced playouts only where the
-    search added them (:func:`forced_playouts`)."""
+    record ``rec`` made in an action phase, when it is a game of ``players`` seats. The target is the decision's
+    ``policy`` where it has one (a Gumbel search's improved policy, taken as it is), else its visits, pruned of
+    forced playouts only where the search added them (:func:`forced_playouts`). At three and four seats the result
+    is :func:`seat_shares` (a list) and the search value the deciding seat's."""
     at = {d["ply"]: d for d in rec.get("decisions", ())}
-    if rec["players"] != enc.PLAYERS or not at:
+    if rec["players"] != players or not at:
         return []
     game = Game(players=rec["players"], seed=rec["seed"] or 0, first_player=rec["first_player"],
                 variants=rec.get("variants", ()), deals=rec.get("deals"))
@@ -108,34 +119,37 @@ def record_rows(rec):
             total = sum(target)
             if total > 0:
                 result = result_for(seat, winners)
-                rows.append((enc.encode(game), [t / total for t in target], result, float(d.get("value", result)),
-                             sims))
+                rows.append((enc.encode(game), [t / total for t in target],
+                             result if players == 2 else seat_shares(seat, winners, players),
+                             float(d.get("value", result)), sims))
         game.apply(parse_action(game, text))
     return rows
 
 
-def _file_rows(path):
+def _file_rows(path, players=enc.PLAYERS):
     out = []
     with gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8") as f:
         for line in f:
             if line.strip():
-                out.append(record_rows(json.loads(line)))
+                out.append(record_rows(json.loads(line), players))
     return out
 
 
-def build(paths, jobs=1):
-    """Arrays for the records in ``paths`` (jsonl, optionally gzip): ``x`` float32 (rows, INPUTS), ``pi`` float32
-    (rows, ACTION_COUNT), ``z`` results, ``v`` search values, ``sims`` the search's simulations, ``game`` the index
-    of the row's game (to hold out whole games)."""
+def build(paths, jobs=1, players=enc.PLAYERS):
+    """Arrays for the records of ``players`` seats in ``paths`` (jsonl, optionally gzip): ``x`` float32 (rows,
+    inputs), ``pi`` float32 (rows, ACTION_COUNT), ``z`` results (at 3-4 seats (rows, seats): :func:`seat_shares`),
+    ``v`` search values, ``sims`` the search's simulations, ``game`` the index of the row's game (to hold out whole
+    games)."""
     import numpy as np
 
+    rows_of = partial(_file_rows, players=players)
     if jobs > 1:
         from multiprocessing import Pool
 
         with Pool(jobs) as pool:
-            per_file = pool.map(_file_rows, paths)
+            per_file = pool.map(rows_of, paths)
     else:
-        per_file = [_file_rows(p) for p in paths]
+        per_file = [rows_of(p) for p in paths]
     xs, pis, zs, vs, ss, gs = [], [], [], [], [], []
     g = 0
     for games in per_file:
@@ -153,11 +167,15 @@ def build(paths, jobs=1):
 
 
 def from_harness(raw, sims):
-    """The record (with ``deals`` and ``decisions``) of one game of the sparring harness's raw log ``raw`` (a dict),
-    searched at ``sims`` simulations a move. ValueError when the log's moves do not replay to its winners."""
-    game = new_game(players=2, seed=raw["seed"], first_player=raw["first_player"])
+    """The record (with ``deals`` and ``decisions``) of one game of the sparring harness's raw log ``raw`` (a dict,
+    of 2, 3 or 4 players: at 3-4 ``az_visits`` maps each agent seat's label to its decisions), searched at ``sims``
+    simulations a move. ValueError when the log's moves do not replay to its winners."""
+    game = new_game(players=raw.get("players", 2), seed=raw["seed"], first_player=raw["first_player"])
     decisions = []
-    for key, in_log in (("az_visits", raw.get("az_visits")), ("opp_visits", raw.get("opp_visits"))):
+    logs = [raw.get("az_visits"), raw.get("opp_visits")]
+    if isinstance(logs[0], dict):  # 3-4 players: each agent seat's label -> its decisions
+        logs = list(logs[0].values())
+    for in_log in logs:
         for ply, visits, value, extra in in_log or ():
             d = {"ply": ply, "visits": visits, "value": value}
             for name in ("prior", "untranslated"):

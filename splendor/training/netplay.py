@@ -155,18 +155,18 @@ def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy, round_lim
                     root = roots[step % len(roots)]
                     path, g = puct.select(root, params.c_puct, params.fpu)
                 if g is None:
-                    puct.backup(path, (path[-1][0].kids[path[-1][1]] if path else root).v0)
+                    puct.backup(path, (path[-1][0].kids[path[-1][1]] if path else root).v)
                 elif g.phase_ == "over":
                     node, i = path[-1]
                     kid = node.kids[i] = puct.make_node(g)
-                    puct.backup(path, kid.v0)
+                    puct.backup(path, kid.v)
                 else:
                     pending.append((path, g))
             if pending:
                 for (path, g), (value, later) in zip(pending, _judge([g for _, g in pending], batch)):
                     node, i = path[-1]
                     kid = node.kids[i] = puct.make_leaf(g, value, later) if lazy else puct.make_node(g, *later(), value)
-                    puct.backup(path, kid.v0)
+                    puct.backup(path, kid.v)
                 evaluations += len(pending)
         for k in live:
             g = games[k]
