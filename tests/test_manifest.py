@@ -114,3 +114,32 @@ def test_icon_generator_keeps_the_maskable_gem_in_the_safe_zone():
     assert [t[0] for t in make_icons.TARGETS] == [
         "icon-192.png", "icon-512.png", "maskable-192.png", "maskable-512.png", "apple-touch-icon.png"
     ]
+
+
+def test_opaque_icons_are_palette_pngs_within_five_levels_of_the_drawing():
+    """A first visit downloads every icon: the opaque ones are stored as 8-bit palettes (a quarter of the bytes),
+    which must keep every pixel within 5 levels of the rendering; an icon with transparency is kept as rendered."""
+    import io
+
+    Image = pytest.importorskip("PIL.Image")
+    from tools import make_icons
+
+    icons = ROOT / "assets" / "icons"
+    for name in ("maskable-512.png", "maskable-192.png", "apple-touch-icon.png"):
+        assert (icons / name).read_bytes()[25] == 3, name  # IHDR colour type 3: a palette
+    # a rendering with a smooth gradient and flat shapes, as the icons have
+    w = 256
+    img = Image.new("RGB", (w, w))
+    img.putdata([(20 + x // 8, 60 + y // 6, 70 + (x + y) // 12) if (x - 128) ** 2 + (y - 128) ** 2 > 2500
+                 else (230, 40, 70) for y in range(w) for x in range(w)])
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    packed = make_icons.to_palette(buf.getvalue())
+    back = Image.open(io.BytesIO(packed))
+    assert back.mode == "P"
+    a, b = img.load(), back.convert("RGB").load()
+    assert max(abs(p - q) for y in range(w) for x in range(w) for p, q in zip(a[x, y], b[x, y])) <= 5
+    clear = Image.new("RGBA", (16, 16), (10, 20, 30, 0))
+    buf = io.BytesIO()
+    clear.save(buf, "PNG")
+    assert make_icons.to_palette(buf.getvalue()) == buf.getvalue()
