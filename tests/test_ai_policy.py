@@ -109,12 +109,12 @@ def test_the_expert_with_a_policy_searches_its_favourites_and_records_the_visits
     # the same decision again: the same move (deterministic under an iteration budget)
     a2, _ = ExpertBot(policy=PolicyModel(w), policy_width=2).decide(obs, random.Random(4), Budget(iterations=40))
     assert a2 == a1
-    # at four seats a two-player policy is left alone
+    # at four seats a two-player policy is left alone (the tree search's, as the policy is the tree's)
     four = mid_game(players=4, moves=8)
     with_policy, without = [], []
     for pol, rec in ((PolicyModel(w), with_policy), (None, without)):
-        ExpertBot(policy=pol, policy_width=2, record=rec).decide(four.observation(four.current), random.Random(4),
-                                                                 Budget(iterations=20))
+        ExpertBot(policy=pol, policy_width=2, record=rec, net=None).decide(four.observation(four.current),
+                                                                           random.Random(4), Budget(iterations=20))
     assert with_policy == without
 
 

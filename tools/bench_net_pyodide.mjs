@@ -9,7 +9,7 @@
 // bots from four seeds) with seconds per move, and the same positions' rate from the best of three searches of 400
 // simulations (a busy machine's pauses stop a timed search early; the best of three is what a quiet one gives). The
 // net file defaults to splendor/ai/expert_net.json; the positions are of the table the network plays (its file's
-// "players": node tools/bench_net_pyodide.mjs 3 0.8 splendor/ai/expert_net_4p.json for four seats).
+// "players": node tools/bench_net_pyodide.mjs 3 0.8 NET_4P.json for a 4-player network).
 import { resolve, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 

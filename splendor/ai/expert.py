@@ -1,8 +1,8 @@
-"""The expert bot. At a table with a network file (``expert_net.json`` at two players, ``expert_net_4p.json`` at
-four; :data:`NET_FILES`): a PUCT search guided by the policy/value network at every leaf (:mod:`splendor.ai.puct`,
-the network run by :mod:`splendor.ai.netrun`). At a table without a usable network file: a determinized tree search
-(:mod:`splendor.ai.tree`) over the hard bot's candidate moves, judging the positions its walks and short playouts
-reach with the learned value model (:mod:`splendor.ai.learned`).
+"""The expert bot. At a table with a network file (:data:`NET_FILES`: ``expert_net.json`` at two players; the
+search and the file format serve 3 and 4 as well): a PUCT search guided by the policy/value network at every leaf
+(:mod:`splendor.ai.puct`, the network run by :mod:`splendor.ai.netrun`). At a table without a usable network file:
+a determinized tree search (:mod:`splendor.ai.tree`) over the hard bot's candidate moves, judging the positions its
+walks and short playouts reach with the learned value model (:mod:`splendor.ai.learned`).
 
 The files are read when the first expert bot plays at their table (not when the package is imported), so the page
 and the other levels never pay for them. A network file that does not fit is refused with its reason
@@ -190,11 +190,12 @@ class ExpertBot(HardBot):
 
 #: The table size of the first network (splendor.ai.encoding.PLAYERS): a network or evaluator that names none.
 NET_PLAYERS = 2
-_HERE = os.path.dirname(os.path.abspath(__file__))
+_FOLDER = os.path.dirname(os.path.abspath(__file__))
 #: The shipped 2-player network file; tools/build_site.py serves it beside the package, the worker fetches it.
-NET_FILE = os.path.join(_HERE, "expert_net.json")
-#: Each table's shipped network file (a table without one is the tree search's).
-NET_FILES = {2: NET_FILE, 4: os.path.join(_HERE, "expert_net_4p.json")}
+NET_FILE = os.path.join(_FOLDER, "expert_net.json")
+#: Each table's shipped network file (a table without one is the tree search's; docs/HISTORY.md has the 4-player
+#: network that was fitted and not shipped).
+NET_FILES = {2: NET_FILE}
 _NETS = {}
 
 
