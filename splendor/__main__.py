@@ -8,6 +8,7 @@ Commands:
   netdata  the sparring harness's raw logs of the agent's games as training records
   netfit  fit the expert's policy/value network to recorded games with a search's visits
   netplay  self-play of the net-guided expert, games in lockstep with their leaves evaluated in one batch
+  generation  one self-play generation: netplay, netfit, a screen against the previous network (resumable)
   describenet  what a network file holds, or why it is refused
   train   play games and fit the expert bot's value model (writes the weights file)
   selfplay  expert iteration: generations of self-play with search, each fitting the expert's value and policy
@@ -42,6 +43,8 @@ def main(argv=None):
         from .training.netfit import main as run
     elif command == "netplay":
         from .training.netplay import main as run
+    elif command == "generation":
+        from .training.generation import main as run
     elif command == "describenet":
         from .ai.netfile import main as run
     elif command == "play":
