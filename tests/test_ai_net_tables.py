@@ -246,19 +246,9 @@ def test_a_four_seat_record_becomes_rows_with_each_seats_share():
     assert np.asarray([r[2] for r in rows]).sum(axis=1) == pytest.approx(np.ones(len(rows)))
 
 
-class Rotate:
-    """Every interchangeable group turned by one place: new place i holds old place i - 1."""
-
-    def permutation(self, n):
-        import numpy as np
-
-        return np.roll(np.arange(n), 1)
-
-
 def test_a_rotation_at_four_seats_moves_the_inputs_and_the_move_index_the_same_way():
     np = pytest.importorskip("numpy")
-    from splendor.engine.actions import Action
-    from splendor.training import netfit
+    from test_training_faults import rotated
 
     g = splendor.new_game(players=4, seed=7, first_player=0)
     for k in range(12):  # every seat reserves three: blind ones from the decks, seen ones from the market
@@ -267,21 +257,7 @@ def test_a_rotation_at_four_seats_moves_the_inputs_and_the_move_index_the_same_w
         while g.phase != "action":
             g.apply(g.legal_actions()[0])
     assert g.current_player == 0 and all(len(p.reserved_list) == 3 for p in g.player_list)
-    state = g.to_dict()
-    four, three, five = (np.roll(np.arange(k), 1).tolist() for k in (4, 3, 5))
-    state["market"] = [[row[i] for i in four] for row in state["market"]]
-    for t in state["tableaus"]:
-        t["reserved"] = [t["reserved"][i] for i in three]
-    state["nobles"] = [state["nobles"][i] for i in five]
-    mirror = splendor.Game.from_dict(state)
-    cards = [c for row in g.market_rows for c in row if c is not None]
-    moves = [Action.buy(c, (0,) * 6) for c in cards] + [Action.reserve(c) for c in cards]
-    moves += [Action.buy(c, (0,) * 6) for c in g.player_list[0].reserved_list]
-    x = np.asarray([enc.encode(g)] * len(moves), np.float32)
-    pi = np.zeros((len(moves), enc.ACTION_COUNT), np.float32)
-    for row, a in enumerate(moves):
-        pi[row, enc.action_index(g, a)] = 1.0
-    xb, pb = netfit.shuffle_batch(x, pi, Rotate(), players=4)
+    mirror, moves, xb, pb = rotated(g)
     assert np.array_equal(xb[0], np.asarray(enc.encode(mirror), np.float32))
     for row, a in enumerate(moves):
         assert pb[row].argmax() == enc.action_index(mirror, a), str(a)

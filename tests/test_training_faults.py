@@ -223,30 +223,37 @@ class Rotate:
         return np.roll(np.arange(n), 1)
 
 
+def rotated(game):
+    """(``game`` with every group turned as Rotate turns it, every market card's buy and reservation and every
+    reserved card's buy of the mover (legal or not), the inputs and the targets of those moves after netfit's shuffle
+    by Rotate): every seat of ``game`` holds three reserved cards."""
+    n = game.n
+    state = game.to_dict()
+    four, three, nobles = ([int(i) for i in Rotate().permutation(k)] for k in (4, 3, n + 1))
+    state["market"] = [[row[i] for i in four] for row in state["market"]]
+    for t in state["tableaus"]:
+        assert len(t["reserved"]) == 3
+        t["reserved"] = [t["reserved"][i] for i in three]
+    state["nobles"] = [state["nobles"][i] for i in nobles]
+    cards = [c for row in game.market_rows for c in row if c is not None]
+    moves = [Action.buy(c, (0,) * 6) for c in cards] + [Action.reserve(c) for c in cards]
+    moves += [Action.buy(c, (0,) * 6) for c in game.player_list[game.current].reserved_list]
+    x = np.asarray([enc.encode(game)] * len(moves), np.float32)
+    pi = np.zeros((len(moves), enc.ACTION_COUNT), np.float32)
+    for row, a in enumerate(moves):
+        pi[row, enc.action_index(game, a)] = 1.0
+    xb, pb = netfit.shuffle_batch(x, pi, Rotate(), players=n)
+    return splendor.Game.from_dict(state), moves, xb, pb
+
+
 def test_a_rotation_of_every_group_moves_the_inputs_and_the_move_index_the_same_way():
     game = splendor.new_game(players=2, seed=7, first_player=0)
     for text in ("reserve deck 2", "reserve 1U0:3k", "take2 red", "reserve 2W1:3g2r2k", "reserve deck 3",
                  "reserve deck 1", "reserve 1G1:4k", "take white blue black"):
         game.apply(text)
     assert game.current_player == 0 and game.phase == "action"
-    # the same position with every group turned as Rotate turns it: place i holds what place i - 1 held
-    state = game.to_dict()
-    four, three = [int(i) for i in Rotate().permutation(4)], [int(i) for i in Rotate().permutation(3)]
-    state["market"] = [[row[i] for i in four] for row in state["market"]]
-    for t in state["tableaus"]:
-        assert len(t["reserved"]) == 3
-        t["reserved"] = [t["reserved"][i] for i in three]
-    state["nobles"] = [state["nobles"][i] for i in three]
-    mirror = splendor.Game.from_dict(state)
-    # every market card's buy and reservation, and every reserved card's buy (legal or not), as one target each
-    cards = [c for row in game.market_rows for c in row if c is not None]
-    moves = [Action.buy(c, (0,) * 6) for c in cards] + [Action.reserve(c) for c in cards]
-    moves += [Action.buy(c, (0,) * 6) for c in game.player_list[0].reserved_list]
-    x = np.asarray([enc.encode(game)] * len(moves), np.float32)
-    pi = np.zeros((len(moves), enc.ACTION_COUNT), np.float32)
-    for row, a in enumerate(moves):
-        pi[row, enc.action_index(game, a)] = 1.0
-    xb, pb = netfit.shuffle_batch(x, pi, Rotate())
+    # the same position with every group turned: place i holds what place i - 1 held
+    mirror, moves, xb, pb = rotated(game)
     assert np.array_equal(xb[0], np.asarray(enc.encode(mirror), np.float32))
     for row, a in enumerate(moves):
         assert pb[row].argmax() == enc.action_index(mirror, a) and pb[row].sum() == 1.0, str(a)
