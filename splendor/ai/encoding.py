@@ -209,7 +209,7 @@ def encode(game):
     me = game.current
     n = game.n
     players = game.player_list
-    seats = [players[(me + k) % n] for k in range(n)]
+    seats = players[me:] + players[:me]  # the mover, then the seats after it in turn order
     p = seats[0]
     opps = seats[1:]
     s = game.supply_list
@@ -218,7 +218,7 @@ def encode(game):
     x = [s[0] / 4, s[1] / 4, s[2] / 4, s[3] / 4, s[4] / 4, s[5] / 5, ds[0] / 40, ds[1] / 30, ds[2] / 20,
          1.0 if game.final else 0.0, 1.0 if place == n - 1 else 0.0, game.turns / (30.0 * n)]
     if n > 2:
-        x += [1.0 if k == place else 0.0 for k in range(n)]
+        x += _PLACES[n][place]
     for q in seats:
         t, b = q.tok, q.bon
         x += (t[0] / 4, t[1] / 4, t[2] / 4, t[3] / 4, t[4] / 4, t[5] / 5, b[0] / 5, b[1] / 5, b[2] / 5, b[3] / 5,
@@ -226,29 +226,14 @@ def encode(game):
     pt, pb = p.tok, p.bon
     pg = pt[5]
     others = [(q.bon, q.tok, q.tok[5]) for q in opps]
-    two = n == 2
-    ob, ot, og = others[0]
-    empty = [0.0] * LAYOUTS[n].slot
+    empty = _EMPTY_SLOTS[n]
     for row in game.market_rows:
         for c in row:
             if c is None:
                 x += empty
                 continue
             x += _STATIC[c.id]
-            mine = after = theirs = 0
-            if two:  # (the one opponent's shortfall in the same pass: the 2-seat search encodes most)
-                for i, k in c.needs:
-                    d = k - pb[i]
-                    if d > 0:
-                        after += d
-                        d -= pt[i]
-                        if d > 0:
-                            mine += d
-                    d = k - ob[i] - ot[i]
-                    if d > 0:
-                        theirs += d
-                x += (mine / 10, 1.0 if mine <= pg else 0.0, theirs / 10, 1.0 if theirs <= og else 0.0, after / 10)
-                continue
+            mine = after = 0
             for i, k in c.needs:
                 d = k - pb[i]
                 if d > 0:
@@ -288,7 +273,7 @@ def encode(game):
             x += (m / 10, 1.0 if m <= g else 0.0)
     nobles = game.noble_list
     bonuses = [q.bon for q in seats]
-    empty = [0.0] * LAYOUTS[n].noble
+    empty = _EMPTY_NOBLES[n]
     for j in range(n + 1):
         if j >= len(nobles):
             x += empty
@@ -309,3 +294,6 @@ def encode(game):
 
 _EMPTY_RESERVED = [0.0] * RESERVED
 _PADS = {n: [0.0] * (lay.inputs - lay.raw) for n, lay in LAYOUTS.items()}
+_EMPTY_SLOTS = {n: [0.0] * lay.slot for n, lay in LAYOUTS.items()}
+_EMPTY_NOBLES = {n: [0.0] * lay.noble for n, lay in LAYOUTS.items()}
+_PLACES = {n: [[1.0 if k == place else 0.0 for k in range(n)] for place in range(n)] for n in LAYOUTS}

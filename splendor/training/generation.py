@@ -26,11 +26,6 @@ import time
 from . import arena, netfit, netplay
 
 
-def _argv_words(argv):
-    """The command's words with each path's folders left out (no machine's folders in a file's meta)."""
-    return [os.path.basename(w) if os.sep in w else w for w in argv]
-
-
 def games_step(a, path):
     partial = path.replace(".jsonl.gz", ".partial.jsonl.gz")
     if os.path.exists(partial):
@@ -104,10 +99,11 @@ def main(argv=None):
     with open(net, encoding="utf-8") as f:
         held = json.load(f).get("meta", {}).get("held_out", {})
     passed = result["wins"] > result["games"] / 2
-    meta = {"command": "python -m splendor generation " + " ".join(_argv_words(argv)), "previous": os.path.basename(
-        a.net), "self_play": {"games": a.games, "sims": a.sims, "search": a.search, "seed": a.seed},
-        "agent_data": [os.path.basename(p) for p in a.agent_data], "held_out": held, "screen": result,
-        "passed": passed, "seconds": round(time.time() - started)}
+    meta = {"command": "python -m splendor generation " + " ".join(netfit.command_words(argv)),
+            "previous": os.path.basename(a.net),
+            "self_play": {"games": a.games, "sims": a.sims, "search": a.search, "seed": a.seed},
+            "agent_data": [os.path.basename(p) for p in a.agent_data], "held_out": held, "screen": result,
+            "passed": passed, "seconds": round(time.time() - started)}
     with open(record, "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
     lo, hi = result["interval"]

@@ -277,6 +277,11 @@ def evaluate(model, data, rows, vt=None):
     return fig
 
 
+def command_words(argv):
+    """A command's words for a file's meta, each path's folders left out (no machine's folders in a file)."""
+    return [os.path.basename(w) if os.sep in w else w for w in argv]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m splendor netfit", description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", nargs="+", default=[], help="game records with decisions (.jsonl or .jsonl.gz)")
@@ -326,7 +331,7 @@ def main(argv=None):
                          holdout=a.holdout, seed=a.seed, start=start, shallow_weight=a.shallow_weight,
                          value_weight=a.value_weight,
                          log=lambda s: print(s, flush=True))
-    words = [os.path.basename(w) if os.sep in w else w for w in (argv if argv is not None else sys.argv[1:])]
+    words = command_words(argv if argv is not None else sys.argv[1:])
     meta = {"command": "python -m splendor netfit " + " ".join(words),  # file names, not this machine's folders
             "data": [os.path.basename(p) for p in a.data] or [os.path.basename(a.cache)],
             "positions": int(len(data["x"])), "held_out": figures}
