@@ -16,6 +16,7 @@ fails on a wrong piece of it.
 import json
 import math
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -276,8 +277,11 @@ def test_the_netplay_command_plays_gumbel_self_play(tmp_path, capsys):
     games = tmp_path / "g.jsonl"
     assert main(["netplay", "--net", str(net_path), "--games", "1", "--batch", "1", "--sims", "8",
                  "--search", "gumbel", "--considered", "4", "--c-scale", "0.5", "--out", str(games)]) == 0
-    assert "games per CPU-hour" in capsys.readouterr().out
+    line = capsys.readouterr().out
     rec = json.loads(games.read_text().splitlines()[0])
+    # the rates printed are of the same processor time: positions over games is the decisions a game recorded
+    rates = re.search(r"(\d+) games and (\d+) positions \(decisions recorded\) per CPU-hour", line)
+    assert rates and int(rates[2]) / int(rates[1]) == pytest.approx(len(rec["decisions"]), rel=0.01)
     assert rec["search"] == "gumbel" and rec["considered"] == 4 and rec["c_scale"] == 0.5
     assert all("policy" in d and len(d["visits"]) <= 4 and sum(d["visits"].values()) == 8 for d in rec["decisions"])
     with pytest.raises(ValueError):

@@ -22,8 +22,9 @@ reads them as it reads the bootstrap games.
 moves instead, plays the survivor and records an improved ``policy`` per decision, the fit's target in place of the
 visits: a search that improves the policy at 16 to 64 simulations.
 
-The runner prints games per CPU-hour; ``--compare-selfplay`` plays the same number of simulations with the older
-``python -m splendor selfplay`` loop (one position at a time) side by side for the ratio.
+The runner prints games and positions (decisions recorded) per CPU-hour; ``--compare-selfplay`` plays the same
+number of simulations with the older ``python -m splendor selfplay`` loop (one position at a time) side by side for
+the ratio.
 """
 
 import argparse
@@ -279,6 +280,7 @@ def main(argv=None):
     started = time.time()
     opener = gzip.open if a.out.endswith(".gz") else open
     n = 0
+    positions = 0
     cpu = 0.0
     evals = 0
     # Each batch's games are written as soon as it is done, the file closed after it (a .gz gets a whole member of
@@ -290,10 +292,13 @@ def main(argv=None):
             for rec in records:
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 n += 1
+                positions += len(rec["decisions"])
     wall = time.time() - started
+    hours = cpu / 3600
     print(f"{n} games ({a.search}) at {a.sims} simulations a move in {wall:.0f} s ({cpu:.0f} s of processor time): "
-          f"{n / (cpu / 3600) if cpu else 0:.0f} games per CPU-hour, {1e6 * cpu / max(1, evals):.0f} us of processor "
-          f"time per evaluated position; written to {a.out}")
+          f"{n / hours if cpu else 0:.0f} games and {positions / hours if cpu else 0:.0f} positions (decisions "
+          f"recorded) per CPU-hour, {1e6 * cpu / max(1, evals):.0f} us of processor time per evaluated position; "
+          f"written to {a.out}")
     if a.compare_selfplay:
         from . import selfplay
         from ..ai.policy import DEFAULT_SEARCH
