@@ -84,6 +84,46 @@ def test_records_become_positions_with_legal_targets(selfplay_records):
     assert all(z in (-1.0, 0.0, 1.0) for _, _, z, _, _ in rows)
 
 
+def test_built_arrays_hold_every_row_and_number_games_across_files(selfplay_records, tmp_path):
+    records, _ = selfplay_records
+    other = dict(records[0], players=3)  # a record of another table: no rows, yet a game in the count
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz"
+    first.write_text("".join(json.dumps(r) + "\n" for r in [records[0], other, records[1]]))
+    with __import__("gzip").open(second, "wt", encoding="utf-8") as f:
+        f.write(json.dumps(records[1]) + "\n")
+    expected = [(row, g) for g, rec in enumerate([records[0], other, records[1], records[1]])
+                for row in netdata.record_rows(rec)]
+    for jobs in (1, 2):
+        data = netdata.build([str(first), str(second)], jobs=jobs)
+        assert data["x"].dtype == np.float32 and data["game"].dtype == np.int32
+        assert data["game"].tolist() == [g for _, g in expected]
+        assert np.array_equal(data["x"], np.asarray([row[0] for row, _ in expected], np.float32))
+        assert np.array_equal(data["pi"], np.asarray([row[1] for row, _ in expected], np.float32))
+        assert data["z"].tolist() == [row[2] for row, _ in expected]
+    chunked, games = netdata._file_rows(str(first), chunk=1)
+    whole, _ = netdata._file_rows(str(first), chunk=100)
+    assert games == 3 and all(np.array_equal(chunked[k], whole[k]) for k in whole)
+
+
+def test_a_file_becomes_arrays_as_it_is_read_not_after(selfplay_records, tmp_path):
+    import tracemalloc
+
+    records, _ = selfplay_records
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records * 8))
+    peaks = {}
+    for chunk in (1, 1000):
+        tracemalloc.start()
+        try:
+            arrays, _ = netdata._file_rows(str(path), chunk=chunk)
+            peaks[chunk] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    # rows held as Python lists take several times their arrays' bytes (a 20,000-game file: more than 20 GB)
+    assert peaks[1] < 0.6 * peaks[1000]
+    assert peaks[1] < 3.5 * arrays["x"].nbytes
+
+
 def test_a_shuffle_of_the_market_moves_the_input_and_the_move_index_together():
     class Reverse:
         """The first group (the level 1 market) reversed, every other group as it is."""
@@ -153,7 +193,7 @@ def test_netfit_and_netplay_commands_write_their_files(tmp_path, capsys):
     games = tmp_path / "g.jsonl.gz"
     assert main(["netplay", "--net", str(net_path), "--games", "2", "--batch", "2", "--sims", "4",
                  "--out", str(games)]) == 0
-    assert "games per CPU-hour" in capsys.readouterr().out
+    assert "positions (decisions recorded) per CPU-hour" in capsys.readouterr().out
     out = tmp_path / "fitted.json"
     assert main(["netfit", "--data", str(games), "--out", str(out), "--epochs", "2", "--hidden", "8",
                  "--holdout", "2", "--jobs", "1", "--start", str(net_path)]) == 0

@@ -126,20 +126,56 @@ def record_rows(rec, players=enc.PLAYERS):
     return rows
 
 
-def _file_rows(path, players=enc.PLAYERS):
-    out = []
+#: Games whose rows are held as Python lists before they become float32 arrays. A row's input is hundreds of numbers;
+#: as lists, a 20,000-game file's 1.1 million rows took more than 20 GB (the fit's worker was killed for memory), as
+#: arrays they take 2 GB.
+CHUNK_GAMES = 1000
+
+#: The arrays of :func:`build`, in the order of :func:`record_rows`' rows and their types.
+COLUMNS = (("x", "float32"), ("pi", "float32"), ("z", "float32"), ("v", "float32"), ("sims", "int32"),
+           ("game", "int32"))
+
+
+def _arrays(columns):
+    import numpy as np
+
+    return {name: np.asarray(col, dtype) for (name, dtype), col in zip(COLUMNS, columns)}
+
+
+def _file_rows(path, players=enc.PLAYERS, chunk=None):
+    """(:func:`build`'s arrays for the records in one file, their ``game`` counted from 0 in this file; the file's
+    count of records). The rows become arrays every ``chunk`` records (:data:`CHUNK_GAMES`), so the Python lists
+    never hold more than that many games."""
+    import numpy as np
+
+    chunk = chunk or CHUNK_GAMES
+    parts = []
+    columns = tuple([] for _ in COLUMNS)
+    n = 0
     with gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8") as f:
         for line in f:
-            if line.strip():
-                out.append(record_rows(json.loads(line), players))
-    return out
+            if not line.strip():
+                continue
+            for row in record_rows(json.loads(line), players):
+                for col, value in zip(columns, (*row, n)):
+                    col.append(value)
+            n += 1
+            if n % chunk == 0 and columns[0]:
+                parts.append(_arrays(columns))
+                columns = tuple([] for _ in COLUMNS)
+    if columns[0] or not parts:
+        parts.append(_arrays(columns))
+    if len(parts) == 1:
+        return parts[0], n
+    return {name: np.concatenate([p[name] for p in parts]) for name, _ in COLUMNS}, n
 
 
 def build(paths, jobs=1, players=enc.PLAYERS):
     """Arrays for the records of ``players`` seats in ``paths`` (jsonl, optionally gzip): ``x`` float32 (rows,
     inputs), ``pi`` float32 (rows, ACTION_COUNT), ``z`` results (at 3-4 seats (rows, seats): :func:`seat_shares`),
     ``v`` search values, ``sims`` the search's simulations, ``game`` the index of the row's game (to hold out whole
-    games)."""
+    games; every record counts, one of another table size too). Each file is read in its own process with ``jobs``
+    above 1, its rows made arrays as it goes (:data:`CHUNK_GAMES`)."""
     import numpy as np
 
     rows_of = partial(_file_rows, players=players)
@@ -150,20 +186,14 @@ def build(paths, jobs=1, players=enc.PLAYERS):
             per_file = pool.map(rows_of, paths)
     else:
         per_file = [rows_of(p) for p in paths]
-    xs, pis, zs, vs, ss, gs = [], [], [], [], [], []
-    g = 0
-    for games in per_file:
-        for rows in games:
-            for x, pi, z, v, sims in rows:
-                xs.append(x)
-                pis.append(pi)
-                zs.append(z)
-                vs.append(v)
-                ss.append(sims)
-                gs.append(g)
-            g += 1
-    return {"x": np.asarray(xs, np.float32), "pi": np.asarray(pis, np.float32), "z": np.asarray(zs, np.float32),
-            "v": np.asarray(vs, np.float32), "sims": np.asarray(ss, np.int32), "game": np.asarray(gs, np.int32)}
+    offset = 0
+    for arrays, games in per_file:
+        arrays["game"] += offset
+        offset += games
+    filled = [arrays for arrays, _ in per_file if len(arrays["x"])]
+    if not filled:
+        return _arrays(tuple([] for _ in COLUMNS))
+    return {name: np.concatenate([a[name] for a in filled]) for name, _ in COLUMNS}
 
 
 def from_harness(raw, sims):
