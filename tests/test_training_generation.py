@@ -27,7 +27,7 @@ def test_a_generation_leaves_its_files_and_a_second_run_skips_them(tmp_path, cap
     gen = tmp_path / "g1"
     assert generation.main(["--net", str(prev), "--dir", str(gen), *SMALL]) == 0
     out = capsys.readouterr().out
-    assert sorted(os.listdir(gen)) == ["games.jsonl.gz", "generation.json", "net.json", "screen.json"]
+    assert sorted(os.listdir(gen)) == ["games.jsonl.gz", "generation.json", "net.json", "screen.json", "times.json"]
     assert sorted(_games(gen / "games.jsonl.gz")) == [5000, 5001, 5002, 5003]
     net = netfile.read_net((gen / "net.json").read_text())
     assert net.shapes == netfile.read_net(prev.read_text()).shapes  # fitted from the previous network
@@ -35,11 +35,21 @@ def test_a_generation_leaves_its_files_and_a_second_run_skips_them(tmp_path, cap
     assert meta["screen"]["games"] == 2 and meta["passed"] == (meta["screen"]["wins"] > 1)
     assert meta["previous"] == "prev.json" and str(tmp_path) not in json.dumps(meta)
     assert "| g1 | 4 games, 4 simulations (gumbel) |" in out
+    spent = meta["seconds"]
+    assert set(spent) == {"self_play", "fit", "screen", "total"}
+    assert spent["total"] == spent["self_play"] + spent["fit"] + spent["screen"]
+    assert f"generation: 4 games in {spent['total'] / 60:.1f} minutes (self-play" in out
     stamps = {name: (gen / name).stat().st_mtime_ns for name in ("games.jsonl.gz", "net.json", "screen.json")}
+    # the steps' times as they ran, not the second run's (which only skips): a resumed generation keeps its figure
+    times = json.loads((gen / "times.json").read_text())
+    times["fit"] = 600
+    (gen / "times.json").write_text(json.dumps(times))
     assert generation.main(["--net", str(prev), "--dir", str(gen), *SMALL]) == 0
     out = capsys.readouterr().out
     assert out.count("skipped") == 3
     assert {name: (gen / name).stat().st_mtime_ns for name in stamps} == stamps
+    again = json.loads((gen / "generation.json").read_text())["seconds"]
+    assert again["fit"] == 600 and again["total"] == spent["self_play"] + 600 + spent["screen"]
 
 
 def test_a_run_stopped_inside_self_play_starts_its_games_afresh(tmp_path, monkeypatch):
@@ -59,7 +69,8 @@ def test_a_run_stopped_inside_self_play_starts_its_games_afresh(tmp_path, monkey
     monkeypatch.setattr(netplay, "main", stopped)
     with pytest.raises(KeyboardInterrupt):
         generation.main(["--net", str(prev), "--dir", str(gen), *SMALL])
-    assert os.listdir(gen) == ["games.partial.jsonl.gz"]  # the finished batch, under its partial name
+    assert os.listdir(gen) == ["games.partial.jsonl.gz"]  # the finished batch, under its partial name (no time)
     assert generation.main(["--net", str(prev), "--dir", str(gen), *SMALL]) == 0
+    assert set(json.loads((gen / "times.json").read_text())) == {"self_play", "fit", "screen"}
     assert sorted(_games(gen / "games.jsonl.gz")) == [5000, 5001, 5002, 5003]  # each game once
     assert not (gen / "games.partial.jsonl.gz").exists()

@@ -10,8 +10,12 @@ a run stopped midway loses at most the step it was in:
    beside them (the mix that held best in docs/HISTORY.md's generations);
 3. ``screen.json``: the new network against the previous one in the arena, seats alternating, on the arena's deals
    (none of self-play's), each at ``--screen-sims`` simulations a move;
-4. ``generation.json``: what made it (the commands, seeds, held-out figures) and the screen's result, with
-   ``passed`` when the new network won more than half; it prints the row for docs/HISTORY.md's generations table.
+4. ``generation.json``: what made it (the commands, seeds, held-out figures), the screen's result, with ``passed``
+   when the new network won more than half, and each step's seconds; it prints the row for docs/HISTORY.md's
+   generations table and the generation's time.
+
+Each step's wall-clock seconds are kept in ``times.json`` as the step ends, so a generation resumed after an
+interruption still reports the time its steps took (the steps it lost are not counted).
 
 The measurement of record, against the outside agent, is the sparring harness's (outside the project); a network
 that passes is the next generation's ``--net``.
@@ -60,6 +64,27 @@ def screen_step(a, net, path):
     return out
 
 
+STEPS = ("self_play", "fit", "screen")
+
+
+def timed(path, step, run):
+    """Run ``run()`` and add its wall-clock seconds to ``path`` (``times.json``) under ``step``; its result."""
+    started = time.time()
+    result = run()
+    times = read_times(path)
+    times[step] = round(time.time() - started)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(times, f)
+    return result
+
+
+def read_times(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(prog="python -m splendor generation", description=__doc__.split("\n\n")[0])
@@ -81,21 +106,21 @@ def main(argv=None):
     os.makedirs(a.dir, exist_ok=True)
     games, net = os.path.join(a.dir, "games.jsonl.gz"), os.path.join(a.dir, "net.json")
     screen, record = os.path.join(a.dir, "screen.json"), os.path.join(a.dir, "generation.json")
-    started = time.time()
+    times = os.path.join(a.dir, "times.json")
     if os.path.exists(games):
         print(f"generation: {games} is there: self-play skipped")
     else:
-        games_step(a, games)
+        timed(times, "self_play", lambda: games_step(a, games))
     if os.path.exists(net):
         print(f"generation: {net} is there: the fit skipped")
     else:
-        fit_step(a, games, net)
+        timed(times, "fit", lambda: fit_step(a, games, net))
     if os.path.exists(screen):
         with open(screen, encoding="utf-8") as f:
             result = json.load(f)
         print(f"generation: {screen} is there: the screen skipped")
     else:
-        result = screen_step(a, net, screen)
+        result = timed(times, "screen", lambda: screen_step(a, net, screen))
     with open(net, encoding="utf-8") as f:
         held = json.load(f).get("meta", {}).get("held_out", {})
     passed = result["wins"] > result["games"] / 2
@@ -103,7 +128,8 @@ def main(argv=None):
             "previous": os.path.basename(a.net),
             "self_play": {"games": a.games, "sims": a.sims, "search": a.search, "seed": a.seed},
             "agent_data": [os.path.basename(p) for p in a.agent_data], "held_out": held, "screen": result,
-            "passed": passed, "seconds": round(time.time() - started)}
+            "passed": passed, "seconds": {**read_times(times)}}
+    meta["seconds"]["total"] = sum(meta["seconds"].get(step, 0) for step in STEPS)
     with open(record, "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
     lo, hi = result["interval"]
@@ -111,4 +137,7 @@ def main(argv=None):
           f"top-1 {held.get('top1')}, value's sign {held.get('value_sign')} | {result['wins']:g} of "
           f"{result['games']}, **{100 * result['win_rate']:.1f}%** [{100 * lo:.1f}%, {100 * hi:.1f}%] | "
           f"{'passed' if passed else 'not passed'} |")
+    spent = meta["seconds"]
+    print(f"generation: {a.games} games in {spent['total'] / 60:.1f} minutes (" +
+          ", ".join(f"{step.replace('_', '-')} {spent[step]} s" for step in STEPS if step in spent) + ")")
     return 0
