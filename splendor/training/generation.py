@@ -68,7 +68,7 @@ STEPS = ("self_play", "fit", "screen")
 
 
 def timed(path, step, run):
-    """Run ``run()`` and add its wall-clock seconds to ``path`` (``times.json``) under ``step``; its result."""
+    """Run ``run()``, then record its wall-clock seconds in ``path`` (``times.json``) under ``step``; its result."""
     started = time.time()
     result = run()
     times = read_times(path)
@@ -128,7 +128,7 @@ def main(argv=None):
             "previous": os.path.basename(a.net),
             "self_play": {"games": a.games, "sims": a.sims, "search": a.search, "seed": a.seed},
             "agent_data": [os.path.basename(p) for p in a.agent_data], "held_out": held, "screen": result,
-            "passed": passed, "seconds": {**read_times(times)}}
+            "passed": passed, "seconds": read_times(times)}
     meta["seconds"]["total"] = sum(meta["seconds"].get(step, 0) for step in STEPS)
     with open(record, "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
