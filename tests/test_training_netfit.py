@@ -1,6 +1,7 @@
 """Training the expert's network: the positions read from game records with visits, the fit, the shuffles that leave
 the game unchanged, and the batched self-play runner whose records the fit reads."""
 
+import gzip
 import json
 
 import pytest
@@ -89,7 +90,7 @@ def test_built_arrays_hold_every_row_and_number_games_across_files(selfplay_reco
     other = dict(records[0], players=3)  # a record of another table: no rows, yet a game in the count
     first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl.gz"
     first.write_text("".join(json.dumps(r) + "\n" for r in [records[0], other, records[1]]))
-    with __import__("gzip").open(second, "wt", encoding="utf-8") as f:
+    with gzip.open(second, "wt", encoding="utf-8") as f:
         f.write(json.dumps(records[1]) + "\n")
     expected = [(row, g) for g, rec in enumerate([records[0], other, records[1], records[1]])
                 for row in netdata.record_rows(rec)]

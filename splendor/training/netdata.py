@@ -142,12 +142,22 @@ def _arrays(columns):
     return {name: np.asarray(col, dtype) for (name, dtype), col in zip(COLUMNS, columns)}
 
 
+def _joined(parts):
+    """One set of :data:`COLUMNS` arrays from ``parts`` (each such a set), in order; empty arrays for none."""
+    import numpy as np
+
+    filled = [p for p in parts if len(p["x"])]
+    if not filled:
+        return _arrays(tuple([] for _ in COLUMNS))
+    if len(filled) == 1:
+        return filled[0]
+    return {name: np.concatenate([p[name] for p in filled]) for name, _ in COLUMNS}
+
+
 def _file_rows(path, players=enc.PLAYERS, chunk=None):
     """(:func:`build`'s arrays for the records in one file, their ``game`` counted from 0 in this file; the file's
     count of records). The rows become arrays every ``chunk`` records (:data:`CHUNK_GAMES`), so the Python lists
     never hold more than that many games."""
-    import numpy as np
-
     chunk = chunk or CHUNK_GAMES
     parts = []
     columns = tuple([] for _ in COLUMNS)
@@ -163,11 +173,9 @@ def _file_rows(path, players=enc.PLAYERS, chunk=None):
             if n % chunk == 0 and columns[0]:
                 parts.append(_arrays(columns))
                 columns = tuple([] for _ in COLUMNS)
-    if columns[0] or not parts:
+    if columns[0]:
         parts.append(_arrays(columns))
-    if len(parts) == 1:
-        return parts[0], n
-    return {name: np.concatenate([p[name] for p in parts]) for name, _ in COLUMNS}, n
+    return _joined(parts), n
 
 
 def build(paths, jobs=1, players=enc.PLAYERS):
@@ -176,8 +184,6 @@ def build(paths, jobs=1, players=enc.PLAYERS):
     ``v`` search values, ``sims`` the search's simulations, ``game`` the index of the row's game (to hold out whole
     games; every record counts, one of another table size too). Each file is read in its own process with ``jobs``
     above 1, its rows made arrays as it goes (:data:`CHUNK_GAMES`)."""
-    import numpy as np
-
     rows_of = partial(_file_rows, players=players)
     if jobs > 1:
         from multiprocessing import Pool
@@ -190,10 +196,7 @@ def build(paths, jobs=1, players=enc.PLAYERS):
     for arrays, games in per_file:
         arrays["game"] += offset
         offset += games
-    filled = [arrays for arrays, _ in per_file if len(arrays["x"])]
-    if not filled:
-        return _arrays(tuple([] for _ in COLUMNS))
-    return {name: np.concatenate([a[name] for a in filled]) for name, _ in COLUMNS}
+    return _joined([arrays for arrays, _ in per_file])
 
 
 def from_harness(raw, sims):
