@@ -7,6 +7,7 @@ import pytest
 import splendor
 from splendor import ai
 from splendor.ai import LEVELS, Budget, BotError, get_bot
+from splendor.ai.search import HardBot
 from splendor.training.arena import play_game
 from test_ai_states import build, noble_position, pass_position, return_position
 
@@ -14,7 +15,11 @@ SMALL = Budget(iterations=12)
 
 
 def test_registry_lists_the_levels_weakest_first():
-    assert LEVELS == ("random", "easy", "medium", "hard", "expert")
+    from splendor.ai.ladder import NAMES
+
+    assert LEVELS == ("random",) + NAMES and len(NAMES) >= 7
+    assert NAMES[0] == "beginner" and NAMES[-1] == "expert"
+    assert NAMES.index("easy") < NAMES.index("medium") < NAMES.index("hard") < NAMES.index("expert")
     for level in LEVELS:
         bot = get_bot(level)
         assert bot.level == level
@@ -173,7 +178,7 @@ def test_hard_bot_honours_a_time_budget(monkeypatch):
     monkeypatch.setattr(Budget, "_now", lambda self: fake_now)
     game = splendor.new_game(players=2, seed=4)
     game.apply("take white blue green")
-    action, info = get_bot("hard").decide(game.observation(1), random.Random(1), Budget(seconds=0.3))
+    action, info = HardBot().decide(game.observation(1), random.Random(1), Budget(seconds=0.3))
     assert game.why_illegal(action) is None
     assert info["iterations"] > 0
     # It stopped because its time ran out (about one reading a deal: 0.3 s of 1 ms steps) and reported that time.
@@ -270,7 +275,7 @@ def test_stage_is_the_leaders_points_and_the_engine_fades_with_it():
     late = seat_values(late_game, Weights())
     assert late[0] < early[0]  # seat 0's six bonuses are worth less as an engine near the end
     # The hard bot plays with its own weights; the medium bot keeps the defaults.
-    hard, medium = get_bot("hard"), get_bot("medium")
+    hard, medium = HardBot(), get_bot("medium")
     assert isinstance(hard, HardBot) and HARD_WEIGHTS
     assert all(getattr(hard.weights, k) == v for k, v in HARD_WEIGHTS.items())
     assert all(getattr(medium.scorer.w, k) == getattr(Weights(), k) for k in HARD_WEIGHTS)

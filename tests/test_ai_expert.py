@@ -37,10 +37,11 @@ def test_the_shipped_model_file_is_a_model_the_training_command_wrote():
 
 def test_the_experts_model_file_is_what_the_expert_plays():
     """MODEL_FILE is what the expert level plays: the training command's linear model, the only model file under
-    splendor/ai (a file of the self-play command, value and prior, takes its place when one is shown stronger)."""
+    splendor/ai (a file of the self-play command, value and prior, takes its place when one is shown stronger); beside
+    it the 2-player network and the ladder's measured ratings (splendor.ai.ladder, no model)."""
     folder = os.path.dirname(learned.MODEL_FILE)
     assert sorted(n for n in os.listdir(folder) if n.endswith(".json")) == sorted(
-        [os.path.basename(learned.MODEL_FILE), "expert_net.json"])  # the model, and the 2-player network
+        [os.path.basename(learned.MODEL_FILE), "expert_net.json", "ladder.json"])
     value, policy = learned.load_expert()
     assert learned.load_expert() == (value, policy)  # read once
     assert policy is None and value.to_dict()["base"] == load_model().to_dict()["base"]
@@ -63,7 +64,7 @@ def test_importing_the_bots_does_not_read_the_weights():
     import sys
 
     code = ("import splendor.ai, splendor.ai.learned as L; assert L._EXPERT is None; "
-            "splendor.ai.get_bot('hard'); assert L._EXPERT is None; "
+            "splendor.ai.get_bot('medium'); assert L._EXPERT is None; "
             "splendor.ai.get_bot('expert'); assert L._EXPERT is not None; print('lazy')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -254,9 +255,12 @@ def test_expert_games_finish_with_legal_moves_in_every_table_size():
 
 
 def test_expert_through_the_protocol():
-    from splendor.ai.protocol import DEFAULT_BUDGETS, choose_json
+    from splendor.ai.ladder import CAP_SECONDS
+    from splendor.ai.protocol import choose_json, default_budget
 
-    assert DEFAULT_BUDGETS["expert"].seconds == 0.8
+    # The expert's own counts (1,500 simulations at two players, the tree's walks at three and four), capped in time.
+    assert (default_budget("expert", 2).iterations, default_budget("expert", 2).seconds) == (1500, CAP_SECONDS)
+    assert default_budget("expert", 4).iterations == 250
     game = splendor.new_game(players=2, seed=12)
     req = json.dumps({"turn_id": 3, "observation": game.observation(0), "level": "expert", "seed": 2,
                       "budget": {"iterations": 30}})

@@ -98,8 +98,12 @@ def test_hint_without_budget_uses_the_short_default(monkeypatch):
         return decide(self, observation, rng, {"iterations": 20})
 
     monkeypatch.setattr(HardBot, "decide", spy_bot)
-    move = json.loads(choose_json(_request(game, level="hard")))
-    assert "error" not in move and len(moved) == 1 and moved[0].to_dict() == {"seconds": 0.8}
+    move = json.loads(choose_json(_request(game, level="hard")))  # (a WeakenedExpert: a HardBot below)
+    # a level's own counts, with the browser's time cap
+    assert "error" not in move and len(moved) == 1 and moved[0].to_dict() == {"seconds": 1.5, "iterations": 1}
+    moved.clear()
+    move = json.loads(choose_json(_request(game, level="expert")))
+    assert "error" not in move and moved[0].to_dict() == {"seconds": 1.5, "iterations": 1500}
 
 
 @pytest.mark.parametrize("make", [pass_position, return_position, noble_position])

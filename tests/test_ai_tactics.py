@@ -19,11 +19,12 @@ import pytest
 
 import splendor
 from splendor.ai import Budget, get_bot
+from splendor.training.arena import make_bot
 from test_ai_states import build
 
 #: The iterations each decision gets: about half of what the browser's 0.8 s buys the hard bot in Pyodide, and a
 #: third of what it buys the expert's network search at two players (node tools/bench_net_pyodide.mjs: 1,500 or more).
-ITERATIONS = {"hard": 100, "expert": 500}
+ITERATIONS = {"hard-classic": 100, "expert": 500}
 SEEDS = (1, 2, 3)
 #: A move that lets the opponent win at once is rated under this by a search that saw the reply.
 LOSING_AT_MOST = 0.35
@@ -123,12 +124,12 @@ def test_the_positions_are_what_they_say(name):
         assert g.is_over and list(g.winners) == [0]
 
 
-@pytest.mark.parametrize("level", ["hard", "expert"])
+@pytest.mark.parametrize("level", ["hard-classic", "expert"])
 @pytest.mark.parametrize("name", list(POSITIONS))
 def test_the_search_levels_play_the_right_move_and_see_the_others_lose(level, name):
     game, right = POSITIONS[name]()
     for seed in SEEDS:
-        action, info = get_bot(level).decide(game.observation(0), random.Random(seed),
+        action, info = make_bot(level).decide(game.observation(0), random.Random(seed),
                                              Budget(iterations=ITERATIONS[level]))
         assert is_right(str(action), right), (seed, action, info)
         others = [c for c in info["candidates"] if not is_right(c["action"], right)]
@@ -146,3 +147,18 @@ def test_medium_finds_them_too(name):
     """The scorer alone finds these (one move deep): the search levels above must not lose what it sees."""
     game, right = POSITIONS[name]()
     assert is_right(str(get_bot("medium").choose(game.observation(0), random.Random(1))), right)
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_every_level_from_medium_up_plays_them(name):
+    """A weaker level loses by a lesser good move, never by handing over the game: every ladder level from medium up
+    wins in one, wins the noble race and denies the winning card, on its own counts (the guard of
+    splendor.ai.weakened: the hard level's 32 simulations alone miss the denial half the time)."""
+    from splendor.ai.ladder import NAMES
+    from splendor.ai.protocol import default_budget
+
+    game, right = POSITIONS[name]()
+    for level in NAMES[NAMES.index("medium"):]:
+        for seed in SEEDS:
+            action = get_bot(level).choose(game.observation(0), random.Random(seed), default_budget(level, 2))
+            assert is_right(str(action), right), (level, seed, action)

@@ -38,9 +38,26 @@ def test_two_player_arena_prints_every_figure(capsys):
     assert 0 < easy[10] < 1  # processor time per move
 
 
-def test_the_default_budget_is_the_browser_strength_in_iterations(capsys):
+def test_without_a_budget_option_each_level_plays_as_the_browser_worker_does(capsys):
+    """The arena's default: every level its own counts, the worker's budget less its time cap (so the same moves on
+    any machine); the bots that are not levels 400 iterations; an option or @N overrides."""
+    from splendor.ai import LEVELS
+    from splendor.ai.protocol import default_budget
+
+    for players in (2, 3, 4):
+        for level in LEVELS:
+            worker = default_budget(level, players)
+            assert arena.entry_budget(level, players).to_dict() == {"iterations": worker.iterations}, level
+    assert arena.entry_budget("expert", 2).iterations == 1500 and arena.entry_budget("expert", 3).iterations == 250
+    assert arena.entry_budget("hard-classic", 2) is arena.DEFAULT_BUDGET
+    assert arena.entry_budget("expert@30", 2).iterations == 30
+    assert arena.entry_budget("expert", 2, arena.Budget(iterations=9)).iterations == 9
     assert arena.main(["--bots", "medium,easy", "--games", "1", "--seed", "3"]) == 0
-    assert "budget iterations=400" in capsys.readouterr().out
+    assert "budget level defaults" in capsys.readouterr().out
+    # a weakened configuration that is not a level, checked in words
+    for bad in ("weak/x/1/0", "weak/0/1", "weak/0/99/0"):
+        with pytest.raises(ValueError, match="weak/"):
+            arena.parse_entry(bad)
 
 
 def test_multi_player_arena_fills_seats_cyclically(capsys):
@@ -199,12 +216,13 @@ def test_bot_style_tool_plays_the_arena_deals_and_prints_the_mix(capsys):
 
 
 def test_bot_style_tool_replays_the_arena_game_by_game(capsys):
-    """With the shipped hard bot, the tool's games are the arena's (so its figures stand in for an arena run), and
+    """With the hand-written hard bot (the arena's hard-classic), the tool's games are the arena's (so its figures
+    stand in for an arena run), and
     --first K plays the same games as the tail of a longer run."""
     from splendor.ai.budget import Budget
     from tools import bot_style
 
-    games = arena.run(["hard", "easy"], players=2, games=3, seed=5, budget=Budget(iterations=3))
+    games = arena.run(["hard-classic", "easy"], players=2, games=3, seed=5, budget=Budget(iterations=3))
     assert bot_style.main(["--games", "3", "--seed", "5", "--iterations", "3", "--jobs", "1", "--vs", "easy",
                            "--per-game"]) == 0
     out = capsys.readouterr().out
@@ -220,7 +238,7 @@ def test_bot_style_tool_replays_the_arena_game_by_game(capsys):
     with pytest.raises(SystemExit):
         bot_style.main(["--games", "1", "--first", "-1"])
     # --players 3: the tuned bot and two of --vs, seated as the arena seats "hard,easy,easy"
-    games = arena.run(["hard", "easy", "easy"], players=3, games=3, seed=5, budget=Budget(iterations=3))
+    games = arena.run(["hard-classic", "easy", "easy"], players=3, games=3, seed=5, budget=Budget(iterations=3))
     assert bot_style.main(["--games", "3", "--seed", "5", "--iterations", "3", "--jobs", "1", "--vs", "easy",
                            "--players", "3", "--per-game"]) == 0
     out = capsys.readouterr().out
@@ -317,12 +335,13 @@ def test_search_agreement_tool_counts_the_runs_that_pick_the_reference_move(caps
     assert len(lines) == 4 and all(line.endswith("3 of 3 runs at 2 agree") for line in lines)
     # the command's total is the sum of its lines (the same positions, not played again)
     monkeypatch.setattr(search_agreement, "positions", lambda seeds, every: obs if (seeds, every) == ([7], 15) else [])
-    assert search_agreement.main(["--level", "hard", "--iterations", "4", "--reference", "8", "--runs", "2",
+    assert search_agreement.main(["--level", "hard-classic", "--iterations", "4", "--reference", "8", "--runs", "2",
                                   "--seeds", "7", "--every", "15"]) == 0
     out = capsys.readouterr().out
     per = [int(n) for n in re.findall(r"(\d+) of 2 runs at 4 agree", out)]
     assert len(per) == 4
-    assert f"hard: {sum(per)} of 8 runs at 4 iterations pick the move of 8 ({sum(per) / 8:.1%}) over 4 positions" in out
+    assert (f"hard-classic: {sum(per)} of 8 runs at 4 iterations pick the move of 8 ({sum(per) / 8:.1%}) over 4 "
+            "positions") in out
     with pytest.raises(SystemExit):
         search_agreement.main(["--runs", "0"])
 

@@ -36,10 +36,10 @@ def test_train_command_runs_end_to_end(tmp_path, capsys):
     assert ValueModel.load(again).base == model.base
     with pytest.raises(SystemExit):
         train.main(["--out", str(again), "--seed", "3", "--bots", "medium,wizard"])
-    assert "--bots takes two levels among random, easy, medium, hard, expert" in capsys.readouterr().err
+    assert "--bots takes two levels among random, beginner, easy" in capsys.readouterr().err
     with pytest.raises(SystemExit):  # a table's seats: any number of levels, each one a level
         train.main(["--players", "4", "--out", str(again), "--seed", "3", "--bots", "hard,wizard"])
-    assert "--bots takes levels among random, easy, medium, hard, expert" in capsys.readouterr().err
+    assert "--bots takes levels among random, beginner, easy" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         train.main(["--out", str(tmp_path / "no" / "such" / "w.json"), "--seed", "3"])
     with pytest.raises(SystemExit):

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from splendor.ai import get_bot  # noqa: E402
+from splendor.training.arena import make_bot  # noqa: E402
 from splendor.training import arena  # noqa: E402
 from splendor.ai.budget import Budget  # noqa: E402
 from splendor.ai.expert import ExpertBot  # noqa: E402
@@ -125,7 +125,7 @@ def one_game(task):
     seats = arena.seating(k, players, players)  # the tuned bot is entry 0, the others entries 1..: as the arena's
 
     # "level:hard" plays the shipped level of that name against the tuned bot (plain "hard": the tuned bot itself)
-    bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else get_bot(vs.split(":")[-1]) for e in seats]
+    bots = [hard_bot(hard, weights) if e == 0 or vs == "hard" else make_bot(vs.split(":")[-1]) for e in seats]
 
     def start(game):  # the game, played in place: the figures at the end read it
         final.append(game)

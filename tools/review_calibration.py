@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import splendor  # noqa: E402
 import splendor.training.netnumpy  # noqa: E402,F401  (the network on numpy, as the arenas run it)
-from splendor.ai import get_bot  # noqa: E402
+from splendor.training.arena import make_bot  # noqa: E402
 from splendor.ai.learned import load_expert  # noqa: E402
 from splendor.ai.review import review_game, turns_of  # noqa: E402
 
@@ -61,7 +61,7 @@ def lineup(bots, k, players):
 
 def play(seed, levels, players):
     g = splendor.new_game(players=players, seed=seed)
-    bots = [get_bot(levels[s % len(levels)]) for s in range(players)]
+    bots = [make_bot(levels[s % len(levels)]) for s in range(players)]
     rng = random.Random(seed)
     while not g.is_over:
         seat = g.current_player

@@ -24,14 +24,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import splendor  # noqa: E402
-from splendor.ai import Budget, get_bot  # noqa: E402
+from splendor.ai import Budget  # noqa: E402
+from splendor.ai.search import HardBot  # noqa: E402
+from splendor.training.arena import make_bot  # noqa: E402
 
 
 def positions(seeds, every, iterations=30):
-    """[(round, observation of the seat to act)], every ``every``-th round of games of hard bots (``iterations`` a
-    move) dealt from ``seeds``."""
+    """[(round, observation of the seat to act)], every ``every``-th round of games of the hand-written search bot
+    (``iterations`` a move) dealt from ``seeds``."""
     out = []
-    bot = get_bot("hard")
+    bot = HardBot()
     for seed in seeds:
         game = splendor.new_game(players=2, seed=seed)
         while not game.is_over:
@@ -59,7 +61,8 @@ def agreement(bot, observations, iterations, reference, runs, out=print):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--level", default="expert", help="the bot (a level with a search: hard or expert)")
+    parser.add_argument("--level", default="expert",
+                        help="the bot (a search that takes an iteration budget: expert, expert-tree or hard-classic)")
     parser.add_argument("--iterations", type=int, default=200, help="the small budget (default 200)")
     parser.add_argument("--reference", type=int, default=1600, help="the large budget (default 1600)")
     parser.add_argument("--runs", type=int, default=4, help="small-budget runs a position (default 4)")
@@ -70,7 +73,7 @@ def main(argv=None):
         parser.error("--iterations, --reference, --runs and --every must be at least 1")
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     obs = positions(seeds, args.every)
-    agree, total = agreement(get_bot(args.level), obs, args.iterations, args.reference, args.runs)
+    agree, total = agreement(make_bot(args.level), obs, args.iterations, args.reference, args.runs)
     print(f"{args.level}: {agree} of {total} runs at {args.iterations} iterations pick the move of {args.reference} "
           f"({agree / total:.1%}) over {len(obs)} positions")
     return 0

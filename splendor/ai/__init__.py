@@ -1,4 +1,5 @@
-"""Bots for Splendor: random, easy, medium, hard and expert, behind one small interface.
+"""Bots for Splendor: the ladder's levels (:mod:`splendor.ai.ladder`, beginner to expert) and the random baseline,
+behind one small interface.
 
 >>> import random, splendor
 >>> from splendor import ai
@@ -18,19 +19,22 @@ from .budget import Budget
 from .bots import Bot, BotError, EasyBot, MediumBot, RandomBot
 from .explain import explain
 from .expert import ExpertBot
+from .ladder import LADDER
 from .search import HardBot
 
-#: The levels, weakest first.
-LEVELS = ("random", "easy", "medium", "hard", "expert")
-
-_FACTORIES = {"random": RandomBot, "easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
+#: The levels, weakest first: the random baseline, then the ladder's (splendor.ai.ladder.NAMES).
+LEVELS = ("random",) + tuple(level.name for level in LADDER)
 
 
 def get_bot(level):
     """A new bot of ``level`` (one of LEVELS). ValueError for an unknown level."""
+    if level == "random":
+        return RandomBot()
+    from .ladder import find
+
     try:
-        return _FACTORIES[level]()
-    except (KeyError, TypeError):
+        return find(level).make()
+    except ValueError:
         raise ValueError(f"unknown bot level {level!r}: choose from {', '.join(LEVELS)}") from None
 
 

@@ -10,7 +10,8 @@ The page sends the observation of the seat to act (``game.observation(seat)``) a
     error    {"turn_id": 17, "error": "unknown bot level 'master': choose from random, easy, medium, hard, expert"}
 
 ``turn_id`` (any JSON number or string) is echoed so the page can drop a late answer for an old position. ``seed``
-defaults to 0 and ``budget`` to the level's browser default (:data:`DEFAULT_BUDGETS`). ``hint_json`` answers the same
+defaults to 0 and ``budget`` to the level's own (:func:`default_budget`: its counts, with the browser's time cap).
+``hint_json`` answers the same
 request shape with what the expert would play for the person (``level`` is ignored, unless ``"light": true`` asks
 the hint of that level without search, as the page's own thread does without its worker: the coach's judge,
 :mod:`splendor.ai.coach`, the one the game review asks too), on a shorter budget, and speaks to the person ("it
@@ -30,15 +31,18 @@ from . import LEVELS, get_bot
 from .budget import Budget
 from .explain import explain_details
 
-#: Browser defaults per level: the search bots (hard, expert) must answer in under 2 s even in Pyodide (1.5-3x slower
-#: than CPython), and the time budget holds whatever the speed; the other levels do not search.
-DEFAULT_BUDGETS = {
-    "random": Budget(iterations=1),
-    "easy": Budget(iterations=1),
-    "medium": Budget(iterations=1),
-    "hard": Budget(seconds=0.8),
-    "expert": Budget(seconds=0.8),
-}
+
+
+def default_budget(level, players=2):
+    """A level's budget when the request names none: its ladder counts at a table of ``players``, with the
+    browser's time cap on the search levels (splendor.ai.ladder.CAP_SECONDS), so that a slow device still answers;
+    one step for the random baseline."""
+    if level == "random":
+        return Budget(iterations=1)
+    from .ladder import find
+
+    return find(level).budget(players if players in (2, 3, 4) else 2)
+
 #: The hint: what the expert would play, thought over for a shorter time (in Pyodide about 1,300 simulations of the
 #: network's search at two players; the hint's answer is on screen within a second on a desktop, two on a phone).
 HINT_BUDGET = Budget(seconds=0.5)
@@ -96,7 +100,7 @@ def _answer(req, mode):
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RequestError(f"seed must be a whole number, not {seed!r}")
     try:
-        default = HINT_BUDGET if mode == "hint" else DEFAULT_BUDGETS[level]
+        default = HINT_BUDGET if mode == "hint" else default_budget(level, obs.get("players"))
         budget = Budget.parse(req.get("budget"), default)
     except ValueError as exc:
         raise RequestError(str(exc)) from None

@@ -105,13 +105,44 @@ def play_game(bots, seed, budgets=None, max_actions=MAX_ACTIONS, variants=(), wa
 
 
 #: Bots the arena knows besides the levels: the expert without its network (the tree search over the linear model
-#: that the expert plays at 3 and 4 players), for measuring the network's expert against it.
-EXTRA_BOTS = ("expert-tree",)
+#: that the expert plays at 3 and 4 players), for measuring the network's expert against it, and the hand-written
+#: search bot that was the hard level before the ladder (splendor.ai.search.HardBot; the expert's tree search and
+#: the coach build on it).
+EXTRA_BOTS = ("expert-tree", "hard-classic")
 
 
 #: A ``--bots`` entry ``net=FILE``: the expert with that network file instead of the shipped one (a fit being
 #: screened against the shipped network: ``--bots net=new.json@200,expert@200``).
 NET_PREFIX = "net="
+
+
+#: A ``--bots`` entry ``weak/SIMS/TEMPERATURE/FLOOR[/TREE][/g]``: the expert made weaker with those settings
+#: (:class:`splendor.ai.weakened.WeakenedExpert`; ``g``: with its guard), a configuration that is not a level
+#: (``weak/0/1/0.1``, ``weak/8/0/0/24/g``).
+WEAK_PREFIX = "weak/"
+
+
+def weak_settings(base):
+    """The WeakenedExpert's settings of a ``weak/...`` entry; ValueError in words."""
+    parts = base[len(WEAK_PREFIX):].split("/")
+    guard = parts[-1] == "g"
+    if guard:
+        parts = parts[:-1]
+    if not 3 <= len(parts) <= 4:
+        raise ValueError(f"{base!r}: write weak/SIMS/TEMPERATURE/FLOOR, then /TREE and /g if wanted")
+    try:
+        out = {"sims": int(parts[0]), "temperature": float(parts[1]), "floor": float(parts[2]), "guard": guard}
+        if len(parts) == 4:
+            out["tree_iterations"] = int(parts[3])
+    except ValueError:
+        raise ValueError(f"{base!r}: SIMS and TREE are whole numbers, TEMPERATURE and FLOOR numbers") from None
+    from ..ai.weakened import WeakenedExpert
+
+    try:
+        WeakenedExpert(net=None, **out)  # checks the ranges
+    except ValueError as e:
+        raise ValueError(f"{base!r}: {e}") from None
+    return out
 
 
 def parse_entry(name):
@@ -124,6 +155,8 @@ def parse_entry(name):
         net, problem = load_net(base[len(NET_PREFIX):])
         if net is None:
             raise ValueError(f"{name!r}: {problem}")
+    elif base.startswith(WEAK_PREFIX):
+        weak_settings(base)
     elif base not in LEVELS and base not in EXTRA_BOTS:
         raise ValueError(f"unknown bot {base!r}: choose from {', '.join(LEVELS + EXTRA_BOTS)}")
     if its:
@@ -140,11 +173,35 @@ def make_bot(name):
         from ..ai.expert import ExpertBot
 
         return ExpertBot(net=None)
+    if base == "hard-classic":
+        from ..ai.search import HardBot
+
+        return HardBot()
     if base.startswith(NET_PREFIX):
         from ..ai.expert import ExpertBot, load_net
 
         return ExpertBot(net=load_net(base[len(NET_PREFIX):])[0])
+    if base.startswith(WEAK_PREFIX):
+        from ..ai.weakened import WeakenedExpert
+
+        return WeakenedExpert(level=base, **weak_settings(base))
     return get_bot(base)
+
+
+def entry_budget(name, players, budget=None):
+    """The budget of a ``--bots`` entry at a table of ``players``: its own ``@N`` iterations, else ``budget`` (the
+    command's option), else a level's own counts as the browser's worker plays it, without its time cap
+    (:meth:`splendor.ai.ladder.Level.budget`), else (the bots that are not levels) DEFAULT_BUDGET."""
+    base, its = parse_entry(name)
+    if its:
+        return Budget(iterations=its)
+    if budget is not None:
+        return budget
+    if base in LEVELS:
+        from ..ai.protocol import default_budget
+
+        return Budget(iterations=default_budget(base, players).iterations)
+    return DEFAULT_BUDGET
 
 
 def _run_one(args):
@@ -152,22 +209,20 @@ def _run_one(args):
     seats = seating(k, players, len(names))
     bots = [make_bot(names[e]) for e in seats]
     budget = Budget.parse(budget_dict) if budget_dict else None
-    budgets = []
-    for e in seats:
-        its = parse_entry(names[e])[1]
-        budgets.append(Budget(iterations=its) if its else budget)
+    budgets = [entry_budget(names[e], players, budget) for e in seats]
     result = play_game(bots, game_seed(seed, k), budgets, max_actions)
     result["seats"] = seats
     result["k"] = k
     return result
 
 
-def run(names, players=2, games=10, seed=1, budget=None, jobs=1, max_actions=MAX_ACTIONS, progress=None):
-    """Play the games and return the list of results (in game order)."""
+def run(names, players=2, games=10, seed=1, budget=None, jobs=1, max_actions=MAX_ACTIONS, progress=None, ks=None):
+    """Play the games (``ks``: their numbers, default 0 to ``games`` - 1) and return the list of results (in game
+    order). ``budget`` None: each entry its own (:func:`entry_budget`)."""
     budget_dict = budget.to_dict() if budget is not None else None
-    tasks = [(k, seed, players, list(names), budget_dict, max_actions) for k in range(games)]
+    tasks = [(k, seed, players, list(names), budget_dict, max_actions) for k in (range(games) if ks is None else ks)]
     results = []
-    if jobs > 1 and games > 1:
+    if jobs > 1 and len(tasks) > 1:
         import multiprocessing  # only here: the bots themselves never use processes (they run in Pyodide)
 
         with multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork").Pool(jobs) as pool:
@@ -260,8 +315,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--budget-iterations", type=int,
-                       help=f"search iterations per move (deterministic; default {DEFAULT_BUDGET.iterations}, "
-                            "about what the browser's 0.8 s buys in Pyodide)")
+                       help="search iterations per move for every bot (default: each level its own counts, as the "
+                            f"browser's worker plays it; {DEFAULT_BUDGET.iterations} for the bots that are not levels)")
     group.add_argument("--budget-seconds", type=float, help="thinking time per move (the browser's: 0.8)")
     group.add_argument("--budget-cpu-seconds", type=float,
                        help="processor time per move (a measurement on a busy machine: each bot still gets its "
@@ -280,7 +335,7 @@ def main(argv=None):
             parser.error(str(e))
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
-    budget = DEFAULT_BUDGET
+    budget = None  # each level its own counts (entry_budget)
     if args.budget_iterations is not None:
         budget = Budget(iterations=args.budget_iterations)
     elif args.budget_seconds is not None:
