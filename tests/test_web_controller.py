@@ -9,9 +9,10 @@ import pytest
 import splendor
 from splendor.engine import COLORS, Action, card_from_code
 from splendor.web import view
-from splendor.web.controller import App
+from splendor.web.controller import LEVELS, App
 from splendor.web.table import words
-from splendor.web.records.storage import MemoryStorage
+from splendor.web.records import records_io
+from splendor.web.records.storage import SAVE_KEY, MemoryStorage
 
 
 def started(seed=11, opponents=1, starts="person", variants=(), confirm=True, storage=None):
@@ -219,6 +220,13 @@ def test_noble_choice_when_two_qualify():
         app.act("gem", {"color": c})
     app.act("take", {})
     assert g.phase == "noble"
+    # a hint marks the noble it names, as it marks a card (it named one and marked none: issue 72)
+    app.act("hint", {})
+    req = app.hint_request()
+    assert app.hint_reply({"turn_id": req["turn_id"], "action": f"noble {n1.code}", "explanation": ""}) == "applied"
+    html = view.render(app)
+    assert f'class="noble choosable hinted" id="n-{n1.code}"' in html
+    assert f'class="noble choosable" id="n-{n2.code}"' in html
     app.act("noble", {"code": n2.code})
     assert app.staged == Action.choose_noble(n2)
     app.act("confirm", {})
@@ -368,6 +376,29 @@ def test_a_hint_names_the_moves_the_expert_weighed_with_their_chances():
         assert app.hint["weighed"] is None and "hint-weighed" not in view.render(app)
 
 
+def test_two_weighed_moves_that_would_read_the_same_are_told_apart_by_price():
+    """'reserve a level 2 blue card (2 points)' twice, for two different cards (issue 72): the list says each one's
+    price; a move alone of its kind keeps its short words."""
+    for seed in range(1, 300):  # a deal with two market cards of one level, color and points
+        app = started(seed=seed)
+        cards = [c for row in app.game.market for c in row if c is not None]
+        twins = [(a, b) for i, a in enumerate(cards) for b in cards[i + 1:]
+                 if (a.level, a.bonus, a.points) == (b.level, b.bonus, b.points)]
+        if twins:
+            break
+    a, b = twins[0]
+    app.act("hint", {})
+    req = app.hint_request()
+    reply = {"turn_id": req["turn_id"], "action": "take white blue green", "explanation": "",
+             "weighed": [{"action": "take white blue green", "chance": 0.5},
+                         {"action": f"reserve {a.code}", "chance": 0.45},
+                         {"action": f"reserve {b.code}", "chance": 0.4}]}
+    assert app.hint_reply(reply) == "applied"
+    others = [text for text, _ in app.hint["weighed"]["others"]]
+    assert len(set(others)) == 2 and all(" costing " in text for text in others), others
+    assert app.hint["weighed"]["chance"] == 0.5
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_more_players_rotate_through_the_bots(players):
     app = started(opponents=players - 1)
@@ -443,24 +474,106 @@ def test_the_fallback_note_is_shown_with_a_way_to_put_it_away():
     assert "lighter level" not in view.render(app)
 
 
-def test_the_expert_level_is_offered_asked_saved_and_stood_in_for():
-    """The new-game screen offers Expert for each bot; a game against it asks the worker for "expert", keeps the
-    level through a save, and without the worker the page's light bot stands in with a level that does not search."""
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_ladder_level_is_offered_asked_saved_and_stood_in_for(level):
+    """The new-game screen offers every level of the ladder for each bot (with its rating when the ladder has one); a
+    game against it asks the worker for that level, keeps it through a save, a game file, a deal link and the
+    record, and without the worker the page's light bot stands in with a hand-written level that does not search:
+    easy below medium, medium from medium up."""
+    from splendor.ai import ladder
     from splendor.web import botcall
     from splendor.web.records import deal_link, player_record
+    from splendor.web.table import seats
 
+    assert LEVELS == ladder.NAMES
     storage = MemoryStorage()
     app = App(storage)
-    app.act("setting", {"name": "opponents", "value": "2"})
+    app.act("setting", {"name": "opponents", "value": "3"})
     html = view.render(app)
-    for i in range(2):
-        assert f'name="level{i}" value="expert"' in html
-    app.act("start", {"seed": "9", "opponents": "2", "level0": "expert", "starts": "bot", "confirm": True})
-    assert [s["bot"] for s in app.seats] == [None, "expert", "medium"]
+    rating = seats.level_rating(level)
+    label = ladder.find(level).label + ("" if rating is None else f" · {rating}")
+    for i in range(3):
+        select = html[html.index(f'<select class="level-pick" id="set-level{i}" data-setting="level{i}"'):]
+        select = select[:select.index("</select>")]
+        assert f'<option value="{level}">{label}</option>' in select or level == "medium"
+    app.act("setting", {"name": "level1", "value": level})
+    html = view.render(app)
+    assert f'<option value="{level}" selected>{label}</option>' in html
+    notes = html[html.index('<ul class="level-plays">'):]
+    notes = notes[:notes.index("</ul>")].replace("&#x27;", "'")
+    assert f'<li id="plays-{level}"><b>{ladder.find(level).label}</b>: {seats.plays_words(level)}</li>' in notes
+    assert notes.count("<li") == (1 if level == "medium" else 2)  # each level chosen, once (medium: the default)
+    assert f'id="set-level1" data-setting="level1" aria-labelledby="seat1-legend" aria-describedby="plays-{level}"' \
+        in html
+    app.act("start", {"seed": "9", "opponents": "2", "level0": level, "starts": "bot", "confirm": True})
+    assert [s["bot"] for s in app.seats] == [None, level, level]
     req = app.bot_request()
-    assert req["level"] == "expert" and app.seats[req["observation"]["seat"]]["bot"] == "expert"
+    assert req["level"] == level and app.seats[req["observation"]["seat"]]["bot"] == level
     again = App(storage)  # the saved game, reloaded
     assert again.load() is True and again.seats == app.seats
-    assert not botcall.same_here("expert") and json.loads(botcall.answer(json.dumps(req), light=True))["action"]
-    assert deal_link.parse([("bots", "expert")]).settings["levels"][0] == "expert"
-    assert player_record.bucket_of(app.seats[:2]) == "2:expert"
+    other = App(MemoryStorage())  # the game file, opened elsewhere
+    records_io.import_game(other, records_io.export_game(app)[1])
+    assert other.seats == app.seats
+    light = "easy" if ladder.NAMES.index(level) < ladder.NAMES.index("medium") else "medium"
+    assert botcall.LIGHT[level] == light and botcall.same_here(level) == (level in ("easy", "medium"))
+    answer = json.loads(botcall.answer(json.dumps(req), light=True))
+    assert answer["stats"]["level"] == light and answer["action"]
+    assert deal_link.parse([("bots", level)]).settings["levels"][0] == level
+    assert player_record.bucket_of(app.seats[:2]) == f"2:{level}"
+
+
+def test_saves_files_links_and_records_of_the_four_old_levels_still_read():
+    """The levels of earlier versions (easy, medium, hard, expert) are names of the ladder: a save, a game file, a
+    deal link and a record that name them read as before."""
+    from splendor.web.records import deal_link, player_record
+
+    old = ["easy", "hard", "expert"]
+    game = splendor.new_game(players=4, seed=3)
+    seats_ = [{"name": "You", "bot": None}] + [{"name": f"Bot {i + 1}", "bot": lv} for i, lv in enumerate(old)]
+    storage = MemoryStorage()
+    storage.set(SAVE_KEY, json.dumps(
+        {"format": "splendor-save", "version": 1, "record": game.record(), "seats": seats_,
+         "settings": {"opponents": 3, "levels": old}, "log": []}))
+    app = App(storage)
+    assert app.load() is True and [s["bot"] for s in app.seats] == [None] + old
+    assert app.settings["levels"] == old
+    file_text = json.dumps({"format": "splendor-game", "version": 1, "players": seats_, "record": game.record()})
+    assert [s["bot"] for s in records_io.read_game_file(file_text)[1]] == [None] + old
+    assert deal_link.parse([("bots", "easy,hard,expert")]).settings["levels"] == old
+    rec = {"format": "splendor-player-record", "version": 1, "counted": ["g1"],
+           "games": {f"2:{lv}": {"played": 2, "won": 1, "best": 15, "fastest": 20} for lv in old + ["medium"]}}
+    record = player_record.PlayerRecord(MemoryStorage())
+    record.storage.set(player_record.RECORD_KEY, json.dumps(rec))
+    assert record.load() is None and [lv for lv, _ in record.table()] == ["easy", "medium", "hard", "expert"]
+
+
+def test_a_hint_while_giving_tokens_back_is_for_the_tokens_still_to_choose():
+    """The hint's position has the returns already staged made: asked after staging both greens, it is asked about
+    a hand without green; staging another token drops a hint given before; with every token chosen there is nothing
+    to ask."""
+    app = started(seed=2)
+    g = app.game
+    p = g._players[0]
+    for i, k in enumerate((2, 2, 2, 2, 1)):  # 9 tokens in hand: two each of white, blue, green, red, one black
+        g._supply[i] -= k
+        p.tok[i] += k
+    for c in ("white", "blue", "green"):
+        app.act("gem", {"color": c})
+    app.act("take", {})
+    assert g.phase == "return" and app.return_needed() == 2 and p.tokens["green"] == 3
+    app.act("return", {"color": "green"})
+    app.act("hint", {})
+    request = app.hint_request()
+    asked = request["observation"]["tableaus"][0]["tokens"]
+    assert asked["green"] == 2 and sum(asked.values()) == 11 and p.tokens["green"] == 3  # (the game untouched)
+    reply = {"turn_id": request["turn_id"], "action": "return green", "explanation": "returns a green token"}
+    assert app.hint_reply(dict(reply)) == "applied" and app.hint["action"] == "return green"
+    app.act("return", {"color": "green"})  # the staged returns changed: the hint given for them goes
+    assert app.hint is None
+    app.act("hint", {})  # both tokens chosen: nothing to ask
+    assert app.message.startswith("Your tokens to give back are chosen")
+    app.act("unreturn", {"color": "green"})
+    app.act("hint", {})
+    request = app.hint_request()
+    app.act("return", {"color": "red"})  # staged while the hint was thought over: its answer is stale
+    assert app.hint_reply(dict(reply, turn_id=request["turn_id"])) == "stale" and app.hint is None

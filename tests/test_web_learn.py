@@ -465,12 +465,15 @@ def test_the_guide_dialog_pages_and_closes():
     app.act("howto", {})
     html = view.render(app)
     assert html.count('role="dialog"') == 1 and 'aria-labelledby="howto-title"' in html
-    assert 'aria-modal="true"' in html and "1 of 7" in html and "Next: Gems" in html
+    assert 'aria-modal="true"' in html and "1 of 8" in html and "Next: Gems" in html
     app.act("howto-page", {"page": "6"})
     html = view.render(app)
-    assert "7 of 7" in html and "Next:" not in html and "fewer bought cards" in html
+    assert "7 of 8" in html and "Next: Levels" in html and "fewer bought cards" in html
+    app.act("howto-page", {"page": "7"})
+    html = view.render(app)
+    assert "8 of 8" in html and "Next:" not in html and "Medium is 1000" in html
     app.act("howto-page", {"page": "99"})
-    assert app.howto == 6
+    assert app.howto == 7
     app.act("howto-close", {})
     assert 'role="dialog"' not in view.render(app)
 

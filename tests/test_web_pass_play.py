@@ -120,7 +120,8 @@ def test_setup_screen_offers_person_beside_the_levels():
     app.act("setting", {"name": "level0", "value": "person"})
     html = view.render(app)
     assert 'id="set-pname0"' in html and "Player 1's name" in html and ">1 opponent<" in html
-    assert "<legend>Player 2</legend>" in html and "No hand-over screen" in html
+    assert '<legend id="seat0-legend">Player 2</legend>' in html and "No hand-over screen" in html
+    assert '<option value="person" selected>' in html and 'class="level-plays"' not in html  # (bots' words)
 
 
 # -- the hand-over states -------------------------------------------------------------------------------------------

@@ -111,6 +111,11 @@ def test_the_chart_is_drawn_from_its_first_points():
     line = html.split('class="rv-line rv-seat0" points="')[1].split('"')[0].split()
     assert len(line) == 8 and float(line[-1].split(",")[0]) == pytest.approx(1000 * 7 / len(r["turns"]), abs=0.1)
     assert "so far" in html and "Turning points" not in html
+    # the axis names whole moves ("Move 43.5" was read on an odd count of moves: issue 72)
+    for odd in (len(r["turns"]) | 1, 87):
+        r["turns"] = r["turns"][:1] * odd
+        ticks = view.render(app).split('class="rv-ticks"')[1].split("</div>")[0]
+        assert f"<span>Move {odd // 2}</span><span>Move {odd}</span>" in ticks and "." not in ticks, ticks
     app.act("review-cancel", {})
     app.act("review-close", {})
 
@@ -355,3 +360,36 @@ def test_the_review_screens_keys():
     assert review_page.on_key(app, Key("ArrowLeft", ctrl=True)) is None and app.review["step"] == last
     assert review_page.on_key(app, Key("a")) is None
     assert review_page.on_key(app, Key("Escape")) == "review-close" and app.screen == "game" and app.show_end
+
+
+def test_a_buy_from_your_own_reserve_says_your_reserve_in_the_flash_and_the_review():
+    """'You bought ... from their reserve' was said of the person's own reserve (issue 72): the table's flash of the
+    move and the review's words of the turn say "your reserve"; a bot's buy from its reserve stays "their"."""
+    from splendor.ai.review import turns_of
+
+    app = new_app(seed="7")
+    g = app.game
+    reserved = None
+    while True:
+        seat = g.current_player
+        acts = g.legal_actions()
+        if seat == 1:
+            move = next(a for a in acts if a.kind in ("take", "take_two", "return"))
+        elif reserved is None:
+            move = min((a for a in acts if a.kind == "reserve" and a.card is not None and a.card.level == 1),
+                       key=lambda a: sum(a.card.cost_t))
+            reserved = move.card
+        else:
+            buy = [a for a in acts if a.kind == "buy" and a.card is reserved]
+            if buy:
+                flash = app._flash_of(buy[0], 0)
+                assert "You bought" in flash["text"] and "from your reserve" in flash["text"], flash["text"]
+                g.apply(buy[0])
+                break
+            move = next((a for a in acts if a.kind == "take"), acts[0])
+        g.apply(move)
+    entry = {"record": g.record(), "names": ["You", "Bot 1"], "people": [0], "why": {}}
+    turns = turns_of(entry["record"])
+    app.review = {"entry": entry, "turns": turns, "step": len(turns), "positions": {}}
+    said = " ".join(s for s, _ in app.review_turn_words())
+    assert "from your reserve" in said and "their reserve" not in said, said

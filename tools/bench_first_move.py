@@ -34,7 +34,7 @@ START_AND_WAIT_JS = """async (level) => {
   const status = () => (document.getElementById('status') || {}).textContent || '';
   for (const el of document.querySelectorAll('[data-setting="starts"]')) el.checked = el.value === 'bot';
   const levels = document.querySelectorAll('[data-setting="level0"]');
-  for (const el of levels) el.checked = el.value === level;
+  for (const el of levels) el.value = level;  // (the seat's list of levels)
   const up = document.body.dataset.worker === '1';
   const t0 = performance.now();
   document.getElementById('start').click();

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Screenshots of the game page for looking at it: new game, mid-game, a card dialog, a 4-player table, the end.
 
-    .venv/bin/python tools/screenshots.py [--out screenshots]
+    .venv/bin/python tools/screenshots.py [--out screenshots] [--new-game]
+
+``--new-game``: only the new-game screen, as a first visit sees it and with a record that holds a rating (a made-up
+one, for the picture), three seats of which one is a person.
 
 Builds the site into a temporary folder, serves it locally and drives Debian's chromium at 1280x800, at
 390x844 (phone) and at 390x664 (short), by the same accessible names as the browser tests. The PNGs are not committed.
@@ -32,6 +35,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
     parser.add_argument("--docs", action="store_true", help="also write docs/screenshot-desktop.jpg and -phone.jpg")
+    parser.add_argument("--new-game", action="store_true", help="only the new-game screen (first visit, rated)")
     args = parser.parse_args(argv)
     import game_driver as gd
 
@@ -59,6 +63,10 @@ def main(argv=None):
 
                 gd.open_game(page, "pace=0")
                 shot("1-new-game")
+                if args.new_game:
+                    rated_new_game(page, shot)
+                    context.close()
+                    continue
                 gd.start(page, opponents=1, seed=31, starts="You", levels=["Medium"])
                 for _ in range(9):
                     gd.play_turn(page)
@@ -85,6 +93,39 @@ def main(argv=None):
             browser.close()
     finally:
         server.stop()
+
+
+#: A record with a rating in it (made up for the picture: the page reads it as any record).
+RATED_RECORD = {"format": "splendor-player-record", "version": 1, "counted": ["shot"],
+                "games": {"2:hard": {"played": 14, "won": 8, "best": 19, "fastest": 22},
+                          "3:mixed": {"played": 9, "won": 3, "best": 17, "fastest": 25}},
+                "rating": {"rating": 1143.2, "rd": 78.4, "vol": 0.06, "games": 23, "assisted": 2, "change": 14.6}}
+
+
+def rated_new_game(page, shot):
+    """The new-game screen with a rating, the even game and the step up, three seats (a person, two bots of other
+    levels), and How to play's page about the levels."""
+    import json
+
+    import game_driver as gd
+
+    from splendor.ai.ladder import NAMES
+
+    page.evaluate("(r) => { localStorage.setItem('splendor.record.v1', r); "
+                  "localStorage.setItem('splendor.guide.v1', JSON.stringify({offered: true})); }",
+                  json.dumps(RATED_RECORD))
+    page.reload()
+    gd.wait_ready(page)
+    page.get_by_role("radio", name="3 bots").check()
+    shot("1-new-game-rated")
+    gd.choose_level(page, "Bot 1", "person")
+    gd.choose_level(page, "Bot 1", NAMES[-2])  # the level under the expert, and the weakest
+    gd.choose_level(page, "Bot 2", NAMES[0])
+    shot("1-new-game-mixed")
+    shot("1-new-game-mixed-full", full=True)
+    page.get_by_role("button", name="How to play").click()
+    page.get_by_role("dialog").get_by_role("button", name="Levels").click()
+    shot("1-how-to-play-levels")
 
 
 if __name__ == "__main__":

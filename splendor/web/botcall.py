@@ -8,10 +8,14 @@ replaces a searching level by a heuristic one so the page's own thread stays res
 
 import json
 
+from ..ai.ladder import NAMES
 from ..ai.protocol import handle_json
 
-#: What the page's thread plays instead of each level when the worker cannot: search is too slow for it.
-LIGHT = {"random": "random", "easy": "easy", "medium": "medium", "hard": "medium", "expert": "medium"}
+#: What the page's thread plays instead of each level when the worker cannot: the expert's network and search are
+#: too slow for it, so only the hand-written levels run there. The ladder's levels below medium play easy, medium and
+#: every level above it play medium (random plays random).
+LIGHT = {"random": "random", **{name: "easy" if i < NAMES.index("medium") else "medium"
+                                for i, name in enumerate(NAMES)}}
 
 
 def same_here(level):

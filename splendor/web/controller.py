@@ -16,7 +16,7 @@ The page is a projection of this object (``view.render(app)``); a click on an el
 import json
 import time
 
-from ..engine import IllegalActionError, new_game, parse_action
+from ..engine import Action, IllegalActionError, new_game, parse_action
 from .table import words
 from .learn.learn import LearnShare
 from .table.pass_play import PassPlay
@@ -44,7 +44,10 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
     moves, undo, bots' turns, hints, the end); the other concerns are its parts: building the person's move
     (``staging.Staging``), what the table shows of the moves (``table_news.TableNews``: last moves, moments, the
     full view of a player, what to animate), saving and loading (``saving.Saving``), and the guide, the guided game,
-    deal links and the player's record (``learn.LearnShare``)."""
+    deal links and the player's record (``learn.LearnShare``).
+
+    A game in which a person asked for a hint, took back a move or was guided is *assisted* for that person
+    (``assisted``, saved with the game): it is counted in their record as such and does not move their rating."""
 
     def __init__(self, storage, clock=time.time, bot_budget=None, person_seat=0):
         self.slot = SaveSlot(storage, clock=clock)
@@ -66,6 +69,10 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         self.paced = False
         self.serial = 0
         self.pass_play = PassPlay([{"name": "You", "bot": None}])
+        # The people's seats that were helped in this game (a hint, an undo, the guided game): their result is
+        # counted as assisted and does not move their rating. Kept in the save, so a reload does not forget it.
+        self.assisted = set()
+        self.unrated = False  # a game opened from a file: who played it, and with what help, is not known
         self._reset_turn_ui()
         self._learn_init(storage)
         self._review_init(storage)
@@ -189,6 +196,17 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         elif field == "guided":
             s["guided"] = value in (True, "true", "on", "1", 1)
 
+    def on_use_level(self, data):
+        """The rating's suggestion, in one tap: every bot seat of the form plays ``data["level"]`` (people's seats
+        stay people)."""
+        level = data.get("level")
+        if level not in LEVELS:
+            return
+        s = self.settings
+        for i in range(s["opponents"]):
+            if s["levels"][i] != PERSON:
+                s["levels"][i] = level
+
     def on_pace(self, data):
         """The table's Bot speed switch: how long each bot's move is shown, from the next move on (saved with the
         game, and the new-game form's choice for the next one)."""
@@ -234,6 +252,8 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         first = {"person": 0, "bot": bots[0] if bots else 0, "random": "random"}[s["starts"]]
         self.game = new_game(players=n, seed=seed, first_player=first, variants=tuple(s["variants"]))
         self.seats = seats
+        self.assisted = set()
+        self.unrated = False
         self.pass_play = PassPlay(seats, skip=s.get("skip_pass") and "open_reservations" in s["variants"])
         self.log = []
         self.actors = []
@@ -430,6 +450,7 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         else:
             self._note(f"{who} took back {'your' if self.solo else 'their'} last turn.", kind="undo")
         self.info = "Your last turn was undone." if self.solo else f"{who}'s last turn was undone."
+        self.assisted.add(self.person)  # a move taken back: the game no longer rates the person's own play
         self.save()
 
     def on_pass_ok(self, data):
@@ -464,15 +485,15 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         turn_id = f"{self.serial}:{len(g.history)}:{seat}"
         request = {
             "turn_id": turn_id,
-            "observation": g.observation(seat),
+            "observation": (self._returns_staged() if hint else g).observation(seat),
             "level": level,
             "seed": (g.seed * 1009 + len(g.history) * 31 + seat) % (2**31),
         }
-        if self.bot_budget and not hint:  # else each level's own budget (splendor.ai.protocol.DEFAULT_BUDGETS); the
+        if self.bot_budget and not hint:  # else each level's own budget (splendor.ai.protocol.default_budget); the
             request["budget"] = self.bot_budget  # hint keeps its own (HINT_BUDGET): the review judges it as deeply
         if hint:
             request["mode"] = "hint"
-            self.hint_waiting = {"turn_id": turn_id, "moves": len(g.history)}
+            self.hint_waiting = {"turn_id": turn_id, "moves": len(g.history), "returning": list(self.returning)}
         else:
             self.awaiting = {"turn_id": turn_id, "seat": seat, "moves": len(g.history)}
         return request
@@ -539,22 +560,42 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
                 return None
             if not 0 <= chance <= 1 or (k == 0 and str(move) != str(action)):
                 return None
-            said.append((words.move_label(move), chance))
+            said.append((move, chance))
         if not said:
             return None
+        labels = [words.move_label(m) for m, _ in said]  # two moves that read the same are told apart by price
+        said = [(words.move_label(m, priced=labels.count(label) > 1), c) for (m, c), label in zip(said, labels)]
         return {"chance": said[0][1], "others": sorted(said[1:], key=lambda t: -t[1])}
 
     def on_hint(self, data):
-        """Ask for a hint: the page sends ``hint_request()`` to the bot worker."""
+        """Ask for a hint: the page sends ``hint_request()`` to the bot worker. While tokens are given back, the hint
+        is for the tokens still to choose (those staged already count as returned)."""
         reason = self._refuse_unless_my_turn(("action", "return", "noble", "veto"))
         if reason:
             self.message = reason
             return
+        if self.game.phase == "return" and len(self.returning) >= self.return_needed():
+            self.message = "Your tokens to give back are chosen: press Give back, or tap one to take it back."
+            return
         self.message = "Looking for a good move…"
         self.hint = None
+        if self.person not in self.assisted:  # asked, whatever comes of it: the game is assisted from now on
+            self.assisted.add(self.person)
+            self.write_save()
 
     def hint_request(self):
         return self.bot_request(seat=self.person, level="expert")
+
+    def _returns_staged(self):
+        """The game as the person's hint sees it: while giving tokens back, with the returns already staged made
+        (a copy; the game itself waits for Give back), so that the hint is about the tokens still to choose."""
+        g = self.game
+        if g.phase != "return" or not self.returning:
+            return g
+        view = g.copy()
+        for color in self.returning:
+            view.apply(Action.return_token(color))
+        return view
 
     def hint_reply(self, reply):
         if isinstance(reply, str):
@@ -566,7 +607,8 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         if not isinstance(reply, dict) or wait is None or reply.get("turn_id") != wait["turn_id"]:
             return "stale"
         self.hint_waiting = None
-        if len(self.game.history) != wait["moves"] or reply.get("error"):
+        if (len(self.game.history) != wait["moves"] or reply.get("error")
+                or wait.get("returning", []) != self.returning):  # (the staged returns changed since it was asked)
             return "stale"
         try:
             action = parse_action(self.game, str(reply.get("action", "")))

@@ -131,7 +131,10 @@ def noble_tile(app, noble, choosable=False, verb=""):
             f'<span class="noble-need" aria-hidden="true">{esc(status)}</span>')
     staged = app.staged is not None and app.staged.noble == noble
     if choosable:
-        return (f'<button type="button" class="noble choosable{" staged" if staged else ""}" id="n-{noble.code}"'
+        # (the hint's noble marked as its card or gems are: "noble 4g4r", "veto 4g4r")
+        hinted = app.hint and app.hint["action"] in (f"noble {noble.code}", f"veto {noble.code}")
+        cls = f'noble choosable{" staged" if staged else ""}{" hinted" if hinted else ""}'
+        return (f'<button type="button" class="{cls}" id="n-{noble.code}"'
                 f' data-fly="noble:{noble.code}"'
                 + attrs(data_act="noble", data_code=noble.code, aria_label=f"{verb}: {label}",
                         aria_pressed="true" if staged else "false") + '>'
@@ -172,7 +175,7 @@ def radio(name, value, label, checked, cls=""):
 
 def render_setup(app):
     s = app.settings
-    bots = [pass_view.seat_choices(app, radio)]  # each other seat: a bot level or a person (pass and play)
+    bots = [pass_view.seat_choices(app)]  # each other seat: a bot level or a person (pass and play)
     several = pass_view.several(app)
     if several:
         bots.insert(0, pass_view.first_name_field(app))
@@ -208,6 +211,7 @@ Reach 15 prestige to end the game.</p>
 <form class="setup-form" id="setup-form"{learn_view.form_hidden(app)}>
 <fieldset class="row"><legend>Opponents</legend><div class="segs">{opp}</div></fieldset>
 {''.join(bots)}
+{learn_view.rating_panel(app)}
 <fieldset class="row"><legend>Who starts</legend><div class="segs">{starts}</div></fieldset>
 <details class="more"><summary>More options</summary>
 {name_field}
@@ -1006,6 +1010,7 @@ aria-labelledby="end-title" id="end">
 <tbody>{''.join(rows)}</tbody></table>
 <ul class="made" aria-label="What made the points">{made}</ul>
 {tie}
+{learn_view.end_rating(app)}
 {learn_view.copy_link(app)}
 <div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>\
 {secondary("new-game", "New game", id_="end-new")}\

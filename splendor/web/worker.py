@@ -28,12 +28,23 @@ MODEL_PATH = "splendor/ai/expert_model.json"
 NET_PATH = "splendor/ai/expert_net.json"
 
 
+#: The levels that play without the expert's files (hand-written, or the random baseline); every other level is the
+#: expert's network and search, made weaker or not (splendor.ai.ladder), and a hint or a review is the expert's.
+LIGHT_LEVELS = ("random", "easy", "medium")
+
+
 def _ensure_model(request_text):
-    """Before an expert's first move: fetch its model and network into this worker's copy of the package, where
+    """Before the first move of a level that plays the expert's network or model, or a hint: fetch its model and
+    network into this worker's copy of the package, where
     ``splendor.ai.learned`` and ``splendor.ai.expert`` read them. Synchronous requests, which a worker may make (the
     service worker answers them from its cache when offline); a model that cannot be fetched leaves the file missing
     and the expert's answer says why; a network that cannot be fetched leaves the expert on its tree search."""
-    if '"expert"' not in request_text:
+    try:
+        request = json.loads(request_text)
+        light = request.get("level") in LIGHT_LEVELS and request.get("mode") != "hint"
+    except (ValueError, AttributeError):
+        light = False  # the protocol answers what it cannot read; fetching first costs nothing more
+    if light:
         return
     from splendor.ai import expert, learned
     if not SITE["base"]:

@@ -41,10 +41,11 @@ def open_with_storage(page, items, query="pace=0"):
 
 
 def start(page, opponents=1, seed=None, starts="You", name=None, levels=None):
-    """From the new-game screen: choose the opponents, who starts, optionally a seed and a name; start."""
+    """From the new-game screen: choose the opponents, who starts, optionally a seed and a name; start. ``levels``:
+    each bot's level by its name or label ("hard", "Hard"), chosen in the seat's list."""
     page.get_by_role("radio", name=f"{opponents} bot" + ("s" if opponents > 1 else "")).check()
     for i, level in enumerate(levels or []):
-        page.get_by_role("group", name=f"Bot {i + 1}").get_by_role("radio", name=level).check()
+        choose_level(page, f"Bot {i + 1}", level)
     page.get_by_role("radio", name=starts, exact=True).check()
     if seed is not None or name is not None:
         page.get_by_text("More options").click()
@@ -54,6 +55,12 @@ def start(page, opponents=1, seed=None, starts="You", name=None, levels=None):
             page.get_by_role("textbox", name="Your name").fill(name)
     page.get_by_role("button", name="Start game").click()
     page.get_by_role("region", name="Market").wait_for()
+
+
+def choose_level(page, seat, level):
+    """Choose ``level`` (a level's name or label, or "person") in the list of the seat whose legend is ``seat``
+    ("Bot 1", "Player 2")."""
+    page.get_by_role("combobox", name=seat, exact=True).select_option(level.lower())
 
 
 def settle(page, timeout=60_000):

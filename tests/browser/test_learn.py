@@ -42,7 +42,7 @@ def read_the_guide(page, site_url=None):
     assert dialog.get_by_role("heading", name=re.compile("The goal")).is_visible()
     assert dialog.get_by_role("img").first.is_visible()  # the illustration
     dialog.get_by_role("button", name="Next: Gems").click()
-    assert "2 of 7" in dialog.inner_text() and "at least 4" in dialog.inner_text()
+    assert "2 of 8" in dialog.inner_text() and "at least 4" in dialog.inner_text()
     dialog.get_by_role("button", name="The end").click()
     assert "fewer bought cards" in dialog.inner_text()
     page.keyboard.press("Escape")
@@ -213,7 +213,7 @@ def test_a_deal_link_fills_the_new_game_screen_and_deals_the_same_cards(page, si
     assert "seed 4711, 3 players (bots: medium and hard), you start" in note.inner_text()
     assert "Ignored in the link: flavour=mint" in note.inner_text()
     assert page.get_by_role("radio", name="2 bots").is_checked()
-    assert page.get_by_role("group", name="Bot 2").get_by_role("radio", name="Hard").is_checked()
+    assert page.get_by_role("combobox", name="Bot 2").input_value() == "hard"
     assert page.get_by_role("radio", name="You", exact=True).is_checked()
     assert page.locator("#set-seed").input_value() == "4711"
     # The link was taken in: a reload would not ask again (the test settings stay).

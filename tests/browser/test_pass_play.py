@@ -193,7 +193,7 @@ def test_setup_with_people_is_refused_in_words_then_starts_at_a_hand_over(page, 
 
     open_game(page, QUERY)
     assert page.get_by_role("radio", name="1 bot").is_checked()  # solo against a bot: the default, unchanged
-    page.get_by_role("group", name="Bot 1").get_by_role("radio", name="Person").click()
+    page.get_by_role("combobox", name="Bot 1").select_option("person")
     page.get_by_role("textbox", name="Player 2's name").wait_for()
     assert page.get_by_role("radio", name="1 opponent").is_checked()
     assert page.get_by_role("radio", name="Player 1", exact=True).count() == 1  # who starts: no "You" among people
@@ -211,6 +211,7 @@ def test_setup_with_people_is_refused_in_words_then_starts_at_a_hand_over(page, 
     # The seats are named as the table will name them: who starts is "Ana", the second seat "Ben".
     page.get_by_role("radio", name="Ana", exact=True).check()
     page.get_by_role("group", name="Ben", exact=True).wait_for()
+    assert page.get_by_role("combobox", name="Ben", exact=True).input_value() == "person"
     page.get_by_role("button", name="Start game").click()
     page.get_by_role("heading", name="Pass to Ana").wait_for()
     assert page.get_by_role("region", name="Market").count() == 0

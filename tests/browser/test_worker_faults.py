@@ -13,7 +13,7 @@ from browser_helpers import READY_TIMEOUT_MS
 from game_driver import is_over, log_text, near_end_save, open_game, open_save, play_turn, saved, settle, start
 
 import splendor
-from splendor.ai.protocol import DEFAULT_BUDGETS
+from splendor.ai.protocol import default_budget
 from test_layout_sizes import check_one_screen
 from tools.serve import start_server
 
@@ -132,7 +132,7 @@ def test_a_worker_that_never_starts_is_told_once_and_no_move_waits_for_it(browse
         # Every bot move since was the light bot's, at a level that plays on a count of iterations, not a clock.
         levels = page.evaluate("() => document.body.dataset.lightLevels").split()
         assert len(levels) >= settled - 2, levels
-        assert all(DEFAULT_BUDGETS[level].seconds is None for level in levels), levels
+        assert all(default_budget(level).seconds is None for level in levels), levels
         # The game reached its end, and the save holds all of it: the first moves as they were, then every move
         # since, replaying to the finished game the end screen shows.
         assert is_over(page)

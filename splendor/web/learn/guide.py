@@ -5,13 +5,14 @@ from the page's own gem sprite and card styles, so the guide needs nothing the g
 offline. ``render(app)`` gives the dialog's HTML for ``app.howto`` (the page on show). Pure Python.
 
 >>> [p["tab"] for p in PAGES]
-['Goal', 'Gems', 'Reserve', 'Buy', '10 tokens', 'Nobles', 'The end']
+['Goal', 'Gems', 'Reserve', 'Buy', '10 tokens', 'Nobles', 'The end', 'Levels']
 """
 
 from html import escape
 
 from ...engine import COLORS, card_from_code, noble_from_code
 from ..table import faces
+from ..table.seats import LEVEL_LABEL, LEVELS, level_rating
 
 # Each page: a short tab name, a title, what the picture shows (spoken), three or four short lines.
 PAGES = [
@@ -74,6 +75,17 @@ PAGES = [
          "After a game, “Review this game” shows each player's chance to win move by move, where the game turned, "
          "and a better move for yours.",
      ]},
+    {"tab": "Levels", "title": "The bots' levels and your rating", "art": "levels",
+     "alt": f"The bots' levels from {LEVEL_LABEL[LEVELS[0]]} to {LEVEL_LABEL[LEVELS[-1]]}, each with its rating; "
+            "Medium is 1000",
+     "lines": [
+         f"The bots play at {len(LEVELS)} levels, from {LEVEL_LABEL[LEVELS[0]]} to {LEVEL_LABEL[LEVELS[-1]]}. "
+         "Each shows its rating, measured in games the levels played against each other.",
+         "Your rating is on the same scale, where Medium is 1000: against a level rated like you, you win about half "
+         "the games. Games in which you used Hint, Undo or the guide are assisted and do not change it.",
+         "Each finished game against the bots moves it (at 3 or 4 players, against each bot: above it is a win, "
+         "below it a loss); the ± after it narrows as games come in.",
+     ]},
 ]
 
 
@@ -127,7 +139,19 @@ def art(kind):
                 '<tr class="win"><td>Ann</td><td>16</td><td>12</td><td>wins</td></tr>'
                 '<tr><td>Ben</td><td>16</td><td>14</td><td></td></tr>'
                 '<tr><td>Cy</td><td>15</td><td>11</td><td></td></tr></tbody></table>')
+    if kind == "levels":
+        rungs = '<span class="art-op">…</span>'.join(_rung(level) for level in (LEVELS[0], "medium", LEVELS[-1]))
+        return (f'<span class="art-group art-ladder">{rungs}<small>weakest to strongest: each a measured step</small>'
+                '</span>')
     return ""
+
+
+def _rung(level):
+    """A level as the guide's picture shows it: its name over its measured rating (Medium, the scale's zero, marked)."""
+    r = level_rating(level)
+    anchor = " anchor" if level == "medium" else ""
+    number = f"<small>{r}</small>" if r is not None else ""
+    return f'<span class="art-rung{anchor}"><b>{esc(LEVEL_LABEL[level])}</b>{number}</span>'
 
 
 def render(app):

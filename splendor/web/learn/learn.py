@@ -178,6 +178,7 @@ class LearnShare:
         self.game_id = f"{int(self.clock() * 1000):x}-{random.getrandbits(40):010x}"
         if self.settings.get("guided"):
             self.guide_state.begin(self.game_id)
+            self.assisted.add(self.person)  # the guide points at moves: the game is assisted, as with hints
         elif not self.guide_state.offered:
             self.guide_state.decline()  # offered once: starting another game answers it
         self.settings["guided"] = False  # one guided game: "Play again" is not guided
@@ -216,7 +217,12 @@ class LearnShare:
         self.coach = advice.to_dict() if advice is not None else None
         self.coach_away = False  # (a new position: its words are shown)
         if g.is_over:  # once for each person who played (pass and play: one game each)
-            for seat in self.pass_play.people if len(self.pass_play.people) > 1 else [self.person]:
-                self.player_record.count(g, self.seats, self.game_id if seat == self.pass_play.people[0]
-                                         else f"{self.game_id}.p{seat}", seat)
+            several = len(self.pass_play.people) > 1
+            owner = self.pass_play.people[0] if several else self.person
+            for seat in self.pass_play.people if several else [self.person]:
+                # The rating is one player's: the first person's (the one who plays alone, or Player 1 in pass and
+                # play), against the bot seats only; the other people's games are counted, not rated.
+                self.player_record.count(g, self.seats, self.game_id if seat == owner else f"{self.game_id}.p{seat}",
+                                         seat, rated=seat == owner and not self.unrated,
+                                         assisted=seat in self.assisted)
             self._keep_finished()  # for the record's list of finished games, and their reviews

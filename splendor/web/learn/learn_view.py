@@ -5,8 +5,9 @@ player's record on the new-game screen. ``view.py`` places these pieces. Pure Py
 from html import escape
 
 from . import guide
+from ..records import rating as glicko
 from ..records.player_record import LEVEL_ORDER
-from ..table.seats import LEVEL_LABEL
+from ..table.seats import LEVEL_LABEL, LEVELS, PERSON, level_rating, rated_label
 
 LEVEL_WORDS = {**{level: f"{label} bots" for level, label in LEVEL_LABEL.items()}, "mixed": "Mixed levels"}
 
@@ -145,6 +146,84 @@ def guided_checkbox(app):
             '</span></label>')
 
 
+def _games(n):
+    return f"{n} game{'' if n == 1 else 's'}"
+
+
+def end_rating(app):
+    """The end screen's word on the rating, once the game is counted: what this game did to it ("Your rating: 1158,
+    up 15."), or why it stays (an assisted game; a game opened from a file). '' where the game rates nobody (no bot
+    with a measured rating) and for another person than the rated one in pass and play."""
+    g = app.game
+    people = app.pass_play.people
+    owner = people[0] if len(people) > 1 else app.person
+    if g is None or not g.is_over or app.unrated or (len(people) > 1 and app.person != owner):
+        return ""
+    if not glicko.game_results(g.winners, g.scores, owner, [s.get("bot") for s in app.seats]):
+        return ""
+    rec = app.player_record
+    now = round(rec.rating().rating)
+    if owner in app.assisted:
+        text = (f"Assisted game (Hint, Undo or the guide): your rating stays {now}." if rec.rating().games else
+                "Assisted game (Hint, Undo or the guide): it is not rated.")
+    else:
+        change = round(rec.last_change() or 0)
+        moved = f"up {change}" if change > 0 else f"down {-change}" if change < 0 else "unchanged"
+        text = f"Your rating: {now}, {moved}."
+    return f'<p class="end-rating" id="end-rating">{esc(text)}</p>'
+
+
+def rating_panel(app):
+    """The player's rating on the new-game screen ("Your rating 1240 ± 90 · 23 games"), the level it suggests for
+    an even game and the next step up, each a button that sets every bot seat to it; before any rated game, how to
+    get one. The ± is one deviation of the rating (Glicko's RD). '' when the ladder has no measured rating at all
+    (nothing could be rated) and the record holds none. Each button says what it is in a small line over the level
+    ("Even game" over "Hard · 1090"), so that two fit side by side on a phone."""
+    rec = app.player_record
+    r = rec.rating()
+    if not r.games and all(level_rating(n) is None for n in LEVELS):
+        return ""
+    if r.games:
+        change = rec.last_change()
+        moved = ""
+        if change is not None and round(change):
+            moved = f' · <span class="rating-change">{"+" if change > 0 else "−"}{abs(round(change))} last game</span>'
+        line = (f'<b class="rating-n">{round(r.rating)}</b> <span class="rating-rest">± {round(r.rd)} · '
+                f'{_games(r.games)}{moved}</span>')
+        even, up = glicko.suggest(r.rating)
+    else:
+        line = '<span class="rating-rest">none yet</span>'
+        even = up = None
+    s = app.settings
+    bots = [s["levels"][i] for i in range(s["opponents"]) if s["levels"][i] != PERSON]
+    buttons = []
+    for level, what in ((even, "Even game"), (up, "Step up")):
+        if level is None or not bots:
+            continue
+        chosen = all(b == level for b in bots)
+        mark = '<span class="rating-mark" aria-hidden="true">✓ </span>' if chosen else ""
+        buttons.append(f'<button type="button" class="secondary rating-use{" chosen" if chosen else ""}" '
+                       f'data-act="use-level" data-level="{level}" id="use-{level}">'
+                       f'<small>{mark}{esc(what)}:</small> <span>{esc(rated_label(level))}</span></button>')
+    if r.games:
+        said = ""
+        if even is not None and not buttons:  # (every other seat a person: the levels in words)
+            step = f"; a step up: {rated_label(up)}" if up else ""
+            said = (f'<p class="small rating-note">An even game for you: {esc(rated_label(even))}{esc(step)}. '
+                    'Make a seat a bot to play it.</p>')
+    else:
+        said = ('<p class="small rating-note">Finish a game against the bots without Hint or Undo: your rating then '
+                'shows here, on the levels\' scale, with the level that gives you an even game.</p>')
+    assisted = rec.assisted()
+    if assisted:
+        said += (f'<p class="small rating-note" id="rating-assisted">{_games(assisted)} with Hint, Undo or the guide '
+                 f'{"was" if assisted == 1 else "were"} not rated.</p>')
+    row = f'<div class="rating-buttons">{"".join(buttons)}</div>' if buttons else ""
+    return (f'<section class="rating" aria-labelledby="rating-title" id="rating"><div class="rating-line">'
+            f'<h2 class="rating-title" id="rating-title">Your rating</h2> <p id="rating-value">{line}</p></div>'
+            f'{row}{said}</section>')
+
+
 def _cell(row):
     if not row:
         return '<td class="none">–</td>'
@@ -201,5 +280,5 @@ def copy_link(app):
 
 
 __all__ = ["LEVEL_ORDER", "howto_button", "howto_dialog", "coach_box", "offer", "setup_top", "form_hidden",
-           "link_choice", "link_note", "guided_checkbox", "record_panel", "copy_link", "guided_card", "guided_count",
-           "pile_suffix", "card_flag", "guided_noble"]
+           "end_rating", "link_choice", "link_note", "guided_checkbox", "rating_panel", "record_panel", "copy_link",
+           "guided_card", "guided_count", "pile_suffix", "card_flag", "guided_noble"]

@@ -1,5 +1,5 @@
 """A player's own record, kept in this browser: games finished and won per bot level and player count, the best
-score and the shortest win in rounds.
+score and the shortest win in rounds, and the player's rating.
 
 It lives under its own versioned key, apart from the saved game; a finished game is counted once (its id is
 remembered), so a reload of the end screen does not count it again. A record that cannot be read is moved aside
@@ -17,6 +17,19 @@ True
 (True, False)
 >>> rec.totals()
 {'played': 1, 'won': 1, 'best': 0, 'fastest': 1}
+
+The rating (:mod:`.rating`: Glicko-2 on the scale of the levels' measured ratings, medium = 1000) moves once per
+finished game against bots whose level has a rating: the person's result against each bot seat (a 3-4 player game
+pairwise, people's seats left out). A game the person was helped in (a hint, an undo, the guided game: the controller
+says so with ``assisted``) is counted as assisted instead, and moves nothing; ``rated=False`` (another person's seat
+in pass and play, a game opened from a file) leaves the rating out altogether. It is kept under ``"rating"``:
+``{"rating", "rd", "vol", "games"}`` (the rated games), ``"assisted"`` (games not rated for help) and ``"change"``
+(what the last rated game moved, or null). A record written before ratings has none and starts at
+``rating.START``; a rating that cannot be read is handled as a damaged record is: the record as it was is kept
+under another key, the person told, and the games kept with a fresh rating.
+
+>>> rec.data["rating"]["games"] + rec.data["rating"]["assisted"] <= 1  # (1 with a measured ladder, else 0)
+True
 """
 
 import json
@@ -24,6 +37,7 @@ import re
 import time
 
 from ..table.seats import LEVELS
+from . import rating as glicko
 from .storage import StorageError, keep_aside
 
 RECORD_KEY = "splendor.record.v1"
@@ -40,8 +54,40 @@ class RecordError(ValueError):
     """The stored record cannot be read; the message says why, in words."""
 
 
+class RatingError(RecordError):
+    """The record reads, but not its rating: ``rest`` is the record checked without it (a fresh rating)."""
+
+    def __init__(self, message, rest):
+        super().__init__(message)
+        self.rest = rest
+
+
+def fresh_rating():
+    """The rating part of a record before any game: a new player's rating, nothing assisted, no change yet."""
+    return {**glicko.Rating().to_dict(), "assisted": 0, "change": None}
+
+
 def empty():
-    return {"format": FORMAT, "version": VERSION, "games": {}, "counted": []}
+    return {"format": FORMAT, "version": VERSION, "games": {}, "counted": [], "rating": fresh_rating()}
+
+
+def validate_rating(value):
+    """The record's ``"rating"`` part, checked (RecordError in words); None (a record from before ratings) gives a
+    fresh one."""
+    if value is None:
+        return fresh_rating()
+    if not isinstance(value, dict):
+        raise RecordError("its rating is not a table")
+    try:
+        clean = glicko.Rating.from_dict(value).to_dict()
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    assisted = _count(value.get("assisted", 0), "the rating's count of assisted games")
+    change = value.get("change")
+    if change is not None and (isinstance(change, bool) or not isinstance(change, (int, float))
+                               or not -1000 <= change <= 1000):
+        raise RecordError("the rating's last change is not a number from -1000 to 1000")
+    return {**clean, "assisted": assisted, "change": change}
 
 
 def bucket_of(seats):
@@ -84,7 +130,13 @@ def validate(data):
     counted = data.get("counted", [])
     if not isinstance(counted, list) or not all(isinstance(x, str) and _ID.match(x) for x in counted):
         raise RecordError("its list of counted games is damaged")
-    return {"format": FORMAT, "version": VERSION, "games": clean, "counted": counted[-MAX_COUNTED:]}
+    out = {"format": FORMAT, "version": VERSION, "games": clean, "counted": counted[-MAX_COUNTED:],
+           "rating": fresh_rating()}
+    try:
+        out["rating"] = validate_rating(data.get("rating"))
+    except RecordError as exc:
+        raise RatingError(str(exc), out) from None
+    return out
 
 
 def rounds_played(game):
@@ -117,6 +169,8 @@ class PlayerRecord:
         try:
             self.data = validate(json.loads(raw))
             return None
+        except RatingError as exc:
+            return self._rating_damaged(raw, exc)
         except (ValueError, RecordError) as exc:
             reason = str(exc) if isinstance(exc, RecordError) else "it is not readable JSON"
         self.data = empty()
@@ -128,6 +182,21 @@ class PlayerRecord:
             where = ("It could not be moved aside (storage refused), so it was left where it was and this visit "
                      "will not write over it.")
         return f"Your record of past games could not be read: {reason}. {where}"
+
+    def _rating_damaged(self, raw, exc):
+        """The record reads but its rating does not: the games stay, the rating starts afresh, and the record as it
+        was is kept under another key (as a damaged record is), so nothing is lost. Returns the sentence to show."""
+        self.data = exc.rest
+        try:
+            kept = self._quarantine(raw)
+        except StorageError:
+            self.blocked = True
+            return (f"Your rating could not be read: {exc}. The record could not be moved aside (storage refused), "
+                    "so it was left where it was and this visit will not write over it; your games are counted "
+                    "for this visit only.")
+        self._write()
+        return (f"Your rating could not be read: {exc}. The record as it was is kept under the key “{kept}”, not "
+                "deleted; your games are kept, and your rating starts afresh.")
 
     def _quarantine(self, raw):
         return keep_aside(self.storage, self.key, raw, CORRUPT_PREFIX, self.clock)
@@ -141,8 +210,10 @@ class PlayerRecord:
             return False
         return True
 
-    def count(self, game, seats, game_id, person=0):
-        """Add the finished ``game`` (seats as the controller keeps them) once; True when it was counted now.
+    def count(self, game, seats, game_id, person=0, rated=True, assisted=False):
+        """Add the finished ``game`` (seats as the controller keeps them) once; True when it was counted now. With
+        ``rated``, the person's result against the bot seats moves the rating, or, when the game was ``assisted``,
+        counts as an assisted game (see the module's words).
 
         A rotating-start series counts as one game won or lost on its summed scores; its best score and length
         are not single-game figures, so they are left out of those columns.
@@ -164,11 +235,40 @@ class PlayerRecord:
             if won:
                 rounds = rounds_played(game)
                 row["fastest"] = rounds if row["fastest"] is None else min(row["fastest"], rounds)
+        if rated:
+            self._rate(game, seats, person, assisted)
         self.data["counted"] = (self.data["counted"] + [game_id])[-MAX_COUNTED:]
         self._write()
         return True
 
+    def _rate(self, game, seats, person, assisted):
+        """The rating after the finished ``game``: one Glicko-2 period of the person's results against the bot
+        seats whose level has a rating (none: nothing changes; an assisted game: counted as such, nothing moves)."""
+        results = glicko.game_results(game.winners, game.scores, person, [s.get("bot") for s in seats])
+        if not results:
+            return
+        part = self.data["rating"]
+        if assisted:
+            part["assisted"] += 1
+            return
+        before = self.rating()
+        after = before.after(results)
+        self.data["rating"] = {**after.to_dict(), "assisted": part["assisted"],
+                               "change": round(after.rating - before.rating, 1)}
+
     # -- reading, for the page -------------------------------------------------------------------------------------
+    def rating(self):
+        """The player's rating (a :class:`.rating.Rating`; ``games`` 0 before any rated game)."""
+        return glicko.Rating.from_dict(self.data["rating"])
+
+    def assisted(self):
+        """How many finished games against rated bots were assisted (hint, undo, guide), so not rated."""
+        return self.data["rating"]["assisted"]
+
+    def last_change(self):
+        """What the last rated game moved the rating by (a float), or None before any."""
+        return self.data["rating"]["change"]
+
     def totals(self):
         rows = self.data["games"].values()
         best = [r["best"] for r in rows if r["best"] is not None]

@@ -175,6 +175,8 @@ def import_game(app, text, file_name=""):
                     record.get("deals"))
     app.seats = seats
     app.pass_play = PassPlay(seats)  # pass and play: the first person to move is handed the device
+    app.assisted = set()
+    app.unrated = True  # who played the file's moves, and with what help, is not known: no rating moves by it
     app.log, app.actors = [], []
     app.screen = "game"
     app._reset_turn_ui()

@@ -42,6 +42,8 @@ class Saving:
             "log": self.log,
             "id": self.game_id,
             "pass": self.pass_play.to_save(),
+            "assisted": sorted(self.assisted),  # the people helped (hint, undo, guide): not rated
+            **({"unrated": True} if self.unrated else {}),
         }
 
     def save(self):
@@ -51,7 +53,12 @@ class Saving:
         g = self.game
         self.pass_play.after_move(g.current_player, len(g.history), g.is_over)
         self._after_change()  # the guide's advice, and a finished game counted in the player's record
-        if self.save_blocked:
+        self.write_save()
+
+    def write_save(self):
+        """Write the game as it is to storage (``save`` after a move; alone when only what is kept beside the moves
+        changed, such as a hint asked). A storage failure is told once, and play goes on."""
+        if self.game is None or self.save_blocked:
             return
         try:
             self.slot.write(json.dumps(self.to_save(), separators=(",", ":")))
@@ -88,6 +95,7 @@ class Saving:
                                     "Start a new game below.")
             self.game = None
             self.seats, self.log, self.actors = [], [], []
+            self.assisted, self.unrated = set(), False
             self.screen = "setup"
             self._reset_turn_ui()
             return False
@@ -139,6 +147,8 @@ class Saving:
         self.game = game
         self.seats = clean
         self.pass_play = passing
+        self.assisted = _assisted_of(data.get("assisted"), clean)
+        self.unrated = data.get("unrated") is True
         self.log = [{"n": e.get("n") if isinstance(e.get("n"), int) else 0,
                      "seat": e.get("seat") if isinstance(e.get("seat"), int) else None,
                      "text": e["text"], "why": e.get("why") if isinstance(e.get("why"), str) else "",
@@ -159,3 +169,16 @@ class Saving:
             out.append((g.current_player, g.phase))
             g.apply(parse_action(g, text))
         return out
+
+
+def _assisted_of(value, seats):
+    """The people's seats a save says were helped in its game. A save from before this was kept says nothing (no
+    one); a value that is not a list of people's seats cannot say who was helped, so it counts every person as
+    helped (the game then moves no rating), rather than refusing the whole game."""
+    if value is None:
+        return set()
+    people = {i for i, seat in enumerate(seats) if not seat.get("bot")}
+    if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) and i in people
+                                              for i in value):
+        return set(people)
+    return set(value)

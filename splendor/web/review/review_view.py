@@ -97,7 +97,7 @@ def chart(app):
     hits = "".join(f'<rect class="rv-hit" x="{x(k) - width / 2:.1f}" y="-4" width="{width:.1f}" height="{H + 8}"'
                    f'{attrs(data_act="review-step", data_to=k)}><title>After move {k}</title></rect>'
                    for k in range(len(pos)))
-    mid = f"{last / 2:g}"  # (the middle of the chart: half a move off when the number of moves is odd)
+    mid = last // 2  # (the middle of the chart, a whole move: half a move left of it when the count is odd)
     ticks = f'<span>Deal</span><span>Move {mid}</span><span>Move {last}</span>'
     legend = "".join(f'<li class="rv-key rv-seat{s}"><svg viewBox="0 0 24 8" aria-hidden="true"><line x1="0" x2="24" '
                      f'y1="4" y2="4"{attrs(stroke_dasharray=DASHES[s] or None)}/></svg>{esc(names[s])} '

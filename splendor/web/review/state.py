@@ -221,8 +221,10 @@ class ReviewState:
         g = position_after(e["record"], k - 1)
         out = []
         name = e["names"][seat]
+        people = e.get("people") or []
+        you = len(people) == 1 and seat in people  # (played alone: the person is "You", their reserve "your")
         for n in range(first, end):
             action = parse_action(g, e["record"]["actions"][n])
-            out.append((words.describe_move(g, action, name, seat), e["why"].get(str(n + 1), "")))
+            out.append((words.describe_move(g, action, name, seat, person=you), e["why"].get(str(n + 1), "")))
             g.apply(action)
         return out

@@ -7,9 +7,7 @@ reserved cards, not even through a screen reader.
 
 from html import escape
 
-from .seats import LEVEL_LABEL as BOT_LABEL, LEVELS, PERSON
-
-LEVEL_LABEL = {**BOT_LABEL, PERSON: "Person"}
+from .seats import LEVEL_LABEL, LEVELS, PERSON, plays_words, rated_label
 
 
 def esc(text):
@@ -62,14 +60,21 @@ def _since_order(app, seat):
     return [(seat + k) % n for k in range(1, n)]
 
 
-def seat_choices(app, radio):
-    """The new-game screen's fieldsets for the other seats: each a bot level or a person (with a name field)."""
+def seat_choices(app):
+    """The new-game screen's fieldsets for the other seats, side by side where they fit: each a choice (one
+    ``<select>``: the ladder's levels and Person would not fit a phone's width as a row of buttons) of a bot level,
+    shown with its measured rating ("Hard · 1090"), or a person (with a name field). Under them, one line for each
+    level chosen of how it plays (once, however many seats play it; each list is described by its level's line)."""
     s = app.settings
     out = []
+    chosen = []
     bots = 0
     for i in range(s["opponents"]):
         kind = s["levels"][i]
-        segs = "".join(radio(f"level{i}", lv, LEVEL_LABEL[lv], kind == lv) for lv in LEVELS + (PERSON,))
+        options = "".join(
+            f'<option value="{lv}"{" selected" if kind == lv else ""}>{esc(rated_label(lv))}</option>'
+            for lv in LEVELS)
+        options += f'<option value="{PERSON}"{" selected" if kind == PERSON else ""}>Person</option>'
         if kind == PERSON:
             # named as the table will name the seat: the person's name once typed
             typed = " ".join(str(s["names"][i] or "").split()) if i < len(s["names"]) else ""
@@ -77,13 +82,22 @@ def seat_choices(app, radio):
             field = (f'<label class="field" for="set-pname{i}"><span>Player {i + 2}\'s name</span>'
                      f'<input type="text" id="set-pname{i}" maxlength="40" autocomplete="off" '
                      f'value="{esc(s["names"][i])}" data-setting="pname{i}"></label>')
+            described = ""
         else:
             bots += 1
             legend = f"Bot {bots}"
             field = ""
-        out.append(f'<fieldset class="row seat-choice"><legend>{esc(legend)}</legend><div class="segs">{segs}</div>'
-                   f'{field}</fieldset>')
-    return "".join(out)
+            described = f' aria-describedby="plays-{kind}"'
+            if kind not in chosen:
+                chosen.append(kind)
+        out.append(f'<fieldset class="row seat-choice{" person" if kind == PERSON else ""}">'
+                   f'<legend id="seat{i}-legend">{esc(legend)}</legend>'
+                   f'<select class="level-pick" id="set-level{i}" data-setting="level{i}" '
+                   f'aria-labelledby="seat{i}-legend"{described}>{options}</select>{field}</fieldset>')
+    notes = "".join(f'<li id="plays-{lv}"><b>{esc(LEVEL_LABEL[lv])}</b>: {esc(plays_words(lv))}</li>'
+                    for lv in chosen)
+    notes = f'<ul class="level-plays">{notes}</ul>' if notes else ""
+    return f'<div class="seat-list">{"".join(out)}</div>{notes}'
 
 
 def several(app):

@@ -21,11 +21,25 @@ and the name typed for a person (``settings["names"][i]``); the first seat is al
 Traceback (most recent call last):
 ...
 splendor.web.table.seats.SeatProblem: Two players are called “ana”: give each person their own name.
+
+A level is offered with its measured rating (``splendor.ai.ladder.rating_of``: the scale on which medium is 1000)
+and a line of how it plays (``Level.plays``, shortened):
+
+>>> all(len(plays_words(n)) <= PLAYS_LIMIT + 1 and "(" not in plays_words(n) for n in LEVELS)
+True
 """
 
-LEVELS = ("easy", "medium", "hard", "expert")
+import math
+import re
+
+from ...ai.ladder import LADDER, NAMES, find, rating_of
+
+#: The bot levels the page offers: the ladder's, weakest first (splendor.ai.ladder). The four levels of earlier
+#: versions (easy, medium, hard, expert) are names of it, so saves, game files, deal links and records that name
+#: them still read.
+LEVELS = NAMES
 #: How each level is named to players (the new-game screen, the opponents' panels, the record).
-LEVEL_LABEL = {level: level.capitalize() for level in LEVELS}
+LEVEL_LABEL = {level.name: level.label for level in LADDER}
 STARTS = ("random", "person", "bot")
 VARIANT_NAMES = {
     "open_reservations": "Open reservations",
@@ -33,6 +47,8 @@ VARIANT_NAMES = {
     "rotating_series": "Rotating-start series",
 }
 BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3")
+#: The longest line of how a level plays that the new-game screen shows (three short lines on a phone).
+PLAYS_LIMIT = 120
 MAX_NAME = 40
 
 
@@ -42,6 +58,38 @@ def clean_name(text, fallback):
         return fallback
     text = " ".join(text.split())[:MAX_NAME]
     return text or fallback
+
+
+def level_rating(level):
+    """The measured rating of ``level``, rounded (an int), or None when the ladder has none for it (no measured
+    file, or not a number in it)."""
+    r = rating_of(level) if level in LEVELS else None
+    if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r):
+        return None
+    return int(round(r))
+
+
+def rated_label(level):
+    """'Hard · 1090': a level's name with its measured rating (the name alone when it has none)."""
+    r = level_rating(level)
+    return LEVEL_LABEL[level] if r is None else f"{LEVEL_LABEL[level]} · {r}"
+
+
+def plays_words(level, limit=PLAYS_LIMIT):
+    """How ``level`` plays, in one sentence for the new-game screen: the ladder's words without their asides in
+    brackets; when still longer than ``limit`` characters, its first clauses up to a semicolon (a whole thought),
+    else cut at a comma or colon with "…"."""
+    text = re.sub(r"\s*\([^)]*\)", "", find(level).plays).strip().rstrip(".")
+    text = text[:1].upper() + text[1:]
+    if len(text) <= limit:
+        return text + "."
+    cut = text.rfind("; ", 0, limit)
+    if cut > 0:
+        return text[:cut] + "."
+    cut = max(text.rfind(", ", 0, limit), text.rfind(": ", 0, limit), text.rfind(" and ", 0, limit))
+    if cut <= 0:
+        cut = text.rfind(" ", 0, limit)
+    return text[:cut].rstrip(" ,:") + "…"
 
 
 PERSON = "person"

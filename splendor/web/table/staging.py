@@ -310,11 +310,13 @@ class Staging:
             return
         self.returning.append(color)
         self.message = ""
+        self.hint = None  # (a hint was for the tokens still to choose: this changes them)
 
     def on_unreturn(self, data):
         color = data.get("color")
         if color in self.returning:
             self.returning.remove(color)
+            self.hint = None
         self.message = ""
 
     def on_give_back(self, data):

@@ -108,7 +108,7 @@ class TableNews:
                 flash["colors"] = [c for c, n in action.payment.items() if n]
             elif g.supply["gold"]:
                 flash["colors"] = ["gold"]
-        flash["text"] = words.describe_move(g, action, self.name(seat), seat)
+        flash["text"] = words.describe_move(g, action, self.name(seat), seat, person=self._you(seat))
         flash["short"] = words.short_move(action, self.name(seat))  # (the status line: view.status_text)
         return flash
 

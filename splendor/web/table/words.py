@@ -132,16 +132,21 @@ def short_move(action, name):
     return f"{name} passed."
 
 
-def move_label(action):
-    """A move in a few words, without its mover, for the hint's list of the moves the expert weighed.
+def move_label(action, priced=False):
+    """A move in a few words, without its mover, for the hint's list of the moves the expert weighed; ``priced``: a
+    card's price said too (two cards of one level, color and points read the same without it).
 
-    >>> from splendor.engine import Action
+    >>> from splendor.engine import Action, card_from_code
     >>> move_label(Action.take("white", "blue", "red"))
     'take white, blue and red'
     >>> move_label(Action.take_two("red"))
     'take two red'
+    >>> move_label(Action.reserve(card_from_code("2U2:5u")), priced=True)
+    'reserve a level 2 blue card (2 points) costing 5 blue'
     """
     k = action.kind
+    if priced and action.card is not None and k in ("reserve", "buy"):
+        return f"{move_label(action)} costing {counts_words(action.card.cost)}"
     if k == "take":
         return f"take {join_words(list(action.colors))}"
     if k == "take_two":
