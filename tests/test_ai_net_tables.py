@@ -12,6 +12,7 @@ import splendor
 from splendor.ai import encoding as enc
 from splendor.ai import expert as expert_mod
 from splendor.ai import netfile, netrun, puct
+from splendor.ai import get_bot
 from splendor.ai.budget import Budget
 from splendor.ai.expert import ExpertBot
 from splendor.engine.game import determinize, parse_action
@@ -330,3 +331,31 @@ def test_the_expert_plays_each_table_with_that_tables_network(tmp_path, monkeypa
     assert two.evaluator_at(4) is None and two.evaluator_at(2) is not None
     four = ExpertBot(net=netfile.random_net(seed=5, hidden=(16,), players=4))
     assert four.evaluator_at(2) is None and four.evaluator_at(4) is not None
+
+
+def _renamed(game, k):
+    """``game`` with its seats renamed: seat i becomes seat i + k (the first player and the seat to move too)."""
+    d = game.to_dict()
+    n = game.n
+    d["tableaus"] = [d["tableaus"][(i - k) % n] for i in range(n)]
+    for key in ("current", "start", "first_player"):
+        d[key] = (d[key] + k) % n
+    d["actions"] = []
+    return splendor.Game.from_dict(d)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_encoding_is_the_same_whatever_the_seats_are_called(players):
+    """The network sees the position from the mover: renaming the seats (the first player with them) changes none of
+    its inputs, the mover's place in the round included (issue 72: counted from seat 0 instead of the first player,
+    the network misread whether a 15-point move gets an answer in every game a bot starts)."""
+    for first in range(players):
+        game = splendor.new_game(players=players, seed=9, first_player=first)
+        medium = get_bot("medium")
+        for _ in range(3 * players + 1):
+            game.apply(medium.choose(game.observation(game.current_player), random.Random(len(game.history))))
+        while game.phase != "action":
+            game.apply(game.legal_actions()[0])
+        x = enc.encode(game)
+        for k in range(1, players):
+            assert enc.encode(_renamed(game, k)) == x, (first, k)

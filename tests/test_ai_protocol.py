@@ -274,3 +274,39 @@ def test_a_light_hint_is_the_light_levels_move_without_the_coach(monkeypatch):
     medium = get_bot("medium").choose(game.observation(0), random.Random(3))
     assert resp["action"] == str(medium)
     assert "the coach searched" in json.loads(hint_json(req))["error"]  # the worker's hint is the coach's
+
+
+@pytest.mark.parametrize("players, seat", [(2, 1), (3, 2), (4, 3)])
+def test_the_hint_weighs_each_move_by_the_chance_of_the_seat_it_advises(players, seat):
+    """Every seat, not only seat 0: the weighed moves' chances are the advised seat's (issue 72: read for seat 0,
+    the whole suite passed), the advised move's the same as its win_chance, and none of them another seat's."""
+    from splendor.ai import coach
+
+    game = splendor.new_game(players=players, seed=14)
+    medium = get_bot("medium")
+    while game.current_player != seat or game.phase != "action":
+        game.apply(medium.choose(game.observation(game.current_player), random.Random(len(game.history))))
+    its = 120 if players == 2 else 40
+    resp = json.loads(hint_json(json.dumps({"turn_id": 1, "observation": game.observation(seat), "seed": 2,
+                                            "budget": {"iterations": its}})))
+    j = coach.judge(game, seat, random.Random(2), its)
+    weighed = resp["weighed"]
+    assert weighed and weighed[0]["action"] == resp["action"] == str(j.moves[j.best])
+    assert weighed[0]["chance"] == resp["stats"]["win_chance"]
+    for w in weighed:
+        mine = j.chance_of(splendor.parse_action(game, w["action"]))
+        assert w["chance"] == round(mine[seat], 3) and any(abs(w["chance"] - mine[s]) > 1e-3 for s in range(players)
+                                                           if s != seat), (w, mine)
+
+
+def test_the_weighed_list_starts_with_the_advised_move_wherever_the_search_ranked_it():
+    """A move that wins at once is advised whatever the visits: the list the page shows still starts with it (issue
+    72: the list's first move was taken as the advised one)."""
+    from splendor.ai.protocol import weighed
+
+    info = {"candidates": [{"action": "take white blue green", "value": 0.6}, {"action": "buy 1W0:3u", "value": 0.9},
+                           {"action": "take red black blue", "value": 0.5}]}
+    out = weighed(info, "buy 1W0:3u")
+    assert [w["action"] for w in out] == ["buy 1W0:3u", "take white blue green", "take red black blue"]
+    assert out[0]["chance"] == 0.9
+    assert weighed(info, "take white green red") == []  # a move it did not weigh: no list

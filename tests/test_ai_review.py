@@ -250,3 +250,56 @@ def test_the_workers_answer_is_json_and_never_raises(game2):
                 json.dumps({"record": record, "start": "x"}),
                 json.dumps({"record": dict(record, actions=record["actions"][:3] + ["buy 9.9"])})):
         assert "error" in json.loads(review_json(bad))
+
+
+class HighStub(Stub):
+    """The Stub, with the position read far above every move's chance (as a short search's mean can be): the loss
+    of a move is against the best move's chance, never against that mean."""
+
+    def judgement(self, game, seat, played, key, longer=1):
+        j = super().judgement(game, seat, played, key, longer)
+        j.position = [0.95 if s == seat else 0.05 / (game.n - 1) for s in range(game.n)]
+        return j
+
+
+def test_the_longer_look_is_asked_only_where_the_best_move_beats_the_one_played(game2):
+    """A move that is the judge's best is never looked at again, whatever the position's mean (issue 72: the loss
+    measured against the mean asked the longer look at the wrong moves)."""
+    record = game2.record()
+    stub = HighStub()
+    review_game(record, [0], stub)
+    again = {key for key, _, _, longer in stub.asked if longer == review.CONFIRM}
+    expect = set()
+    g = splendor.new_game(players=2, seed=3)
+    for t, (first, end, _) in enumerate(turns_of(record)):
+        if len(g.legal_actions()) > 1 and record["actions"][first] != str(g.legal_actions()[0]):
+            expect.add(f"3:{t}")
+        for text in record["actions"][first:end]:
+            g.apply(text)
+    assert again == expect and expect
+
+
+def _losses_game(losses):
+    """Moves and entries of a 2-player review whose every turn lowers its mover's chance by 0.1 and loses
+    ``losses[t - 1]`` against the mover's best choice (seat 0 moves at odd turns), and a last turn (the result)."""
+    moves = [{"seat": (t - 1) % 2, "actions": ["x"]} for t in range(1, len(losses) + 2)]
+    entries = [{"chances": [0.5, 0.5]}]
+    for t, loss in enumerate(losses, 1):
+        c0 = 0.4 if t % 2 else 0.5  # seat 0: 0.5 -> 0.4; seat 1: 0.6 -> 0.5
+        played = c0 if t % 2 else 1 - c0
+        entries.append({"chances": [c0, 1 - c0], "played": played, "best": played + loss,
+                        "better": {"action": "a", "words": "w", "chance": played + loss}})
+    entries.append({"chances": [0.0, 1.0]})
+    return moves, entries
+
+
+def test_turning_points_take_the_largest_losses_then_the_persons_own():
+    """The 4 largest losses, whoever made them, then the 2 largest of the person's not among them (issue 72: sorted
+    by the smallest loss, or the person's extra turns given to the bots', the suite passed)."""
+    # seat 1 (a bot) at even turns loses most; the person (seat 0) at odd turns less
+    losses = [0.10, 0.30, 0.09, 0.29, 0.04, 0.28, 0.05, 0.27, 0.06, 0.26, 0.08, 0.25]
+    moves, entries = _losses_game(losses)
+    got = turning_points(moves, entries, [0])
+    assert [tp["turn"] for tp in got] == [1, 2, 3, 4, 6, 8]
+    assert [round(tp["best"] - tp["played"], 2) for tp in got] == [0.10, 0.30, 0.09, 0.29, 0.28, 0.27]
+    assert [tp["turn"] for tp in turning_points(moves, entries, [1])] == [2, 4, 6, 8, 10, 12]

@@ -289,3 +289,18 @@ def test_the_netplay_command_plays_gumbel_self_play(tmp_path, capsys):
     with pytest.raises(SystemExit):  # the command refuses the same settings, in words, before any game
         main(["netplay", "--net", str(net_path), "--considered", "0", "--out", str(games)])
     assert "considered must be a whole number of at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players, mover", [(2, 1)])
+def test_the_roots_value_is_the_movers_at_every_seat(players, mover):
+    """The search's value of the root is the network's value for the seat to move, not seat 0's (issue 72: read for
+    seat 0, half of self-play's targets were the opponent's; only an unused import gave it away)."""
+    game = splendor.new_game(players=players, seed=5, first_player=0)
+    while game.current_player != mover:
+        game.apply(game.legal_actions()[0])
+    node = puct.make_node(game, *WhiteEvaluator().evaluate(game))
+    seat_values = node.v
+    assert len(set(round(v, 6) for v in seat_values)) > 1  # the seats' values differ: a wrong seat shows
+    search = gumbel.RootSearch([node], random.Random(1), 8)
+    assert search.root_value == pytest.approx(seat_values[mover])
+    assert search.value(search.prior) == pytest.approx(seat_values[mover])  # no walk yet: the root's own value

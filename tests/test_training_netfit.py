@@ -261,3 +261,41 @@ def test_the_harness_raw_log_becomes_records_that_replay_and_train(tmp_path):
     assert splendor.replay(rec).winners == game.winners
     rows = netdata.record_rows(rec)
     assert len(rows) == len(rec["decisions"]) and all(max(pi) == 1.0 for _, pi, _, _, _ in rows)
+
+
+def test_netfit_at_four_players_writes_a_four_player_network_the_expert_plays(tmp_path):
+    """``netfit --players 4`` writes a file that says 4 players, which the expert then plays at that table (issue 72:
+    a file that said 2 players, which the expert refuses, passed the suite)."""
+    import gzip
+    import random
+
+    from splendor.__main__ import main
+    from splendor.ai import get_bot
+    from splendor.ai.expert import ExpertBot
+
+    bot = get_bot("medium")
+    lines = []
+    for seed in (3, 4, 5):
+        game = splendor.new_game(players=4, seed=seed, first_player=seed % 4)
+        rec = {"players": 4, "seed": seed, "first_player": seed % 4, "actions": [], "decisions": [], "sims": 100}
+        while not game.is_over:
+            action = bot.choose(game.observation(game.current_player), random.Random(len(game.history)))
+            if game.phase == "action":
+                rec["decisions"].append({"ply": len(rec["actions"]), "visits": {str(action): 9}, "value": 0.0})
+            rec["actions"].append(str(action))
+            game.apply(action)
+        rec["winners"] = list(game.winners)
+        lines.append(json.dumps(rec))
+    data = tmp_path / "four.jsonl.gz"
+    with gzip.open(data, "wt") as f:
+        f.write("\n".join(lines) + "\n")
+    out = tmp_path / "four.json"
+    assert main(["netfit", "--data", str(data), "--out", str(out), "--players", "4", "--epochs", "1", "--hidden", "8",
+                 "--holdout", "3", "--jobs", "1"]) == 0
+    net = read_net(out.read_text())
+    assert net.players == 4
+    game = splendor.new_game(players=4, seed=9)
+    expert = ExpertBot(net=net)
+    assert expert.net_problem_at(4) is None and expert.evaluator_at(4) is not None
+    _, info = expert.decide(game.observation(0), random.Random(1), {"iterations": 8})
+    assert info.get("net") is True
