@@ -14,9 +14,7 @@ from html import escape
 
 import pytest
 
-import splendor
 from splendor.ai import ladder as ai_ladder
-from splendor.engine import card_from_code
 from splendor.web import botcall, view
 from splendor.web.controller import App
 from splendor.web.learn import guide, learn_view
@@ -25,6 +23,7 @@ from splendor.web.records import records_io
 from splendor.web.records.player_record import CORRUPT_PREFIX, RECORD_KEY, PlayerRecord
 from splendor.web.records.storage import SAVE_KEY, MemoryStorage, StorageError
 from splendor.web.table import seats as seat_words
+from test_web_learn import finished as learn_finished
 
 
 @pytest.fixture
@@ -244,15 +243,8 @@ def test_bots_without_a_measured_rating_move_nothing(monkeypatch):
 
 # -- the record: old, damaged -------------------------------------------------------------------------------------
 def finished(players=2, seed=5, winner=0):
-    """A game made to be over with ``winner`` ahead (as in tests/test_web_learn.py)."""
-    game = splendor.new_game(players=players, seed=seed)
-    p = game._players[winner]
-    card = card_from_code("3W5:3w7k")
-    p._cards.append(card)
-    p.points = card.points
-    game.phase_ = "over"
-    game.turns = 23 * players - 1
-    return game
+    """A game made to be over with ``winner`` ahead (tests/test_web_learn.py's, without its seats)."""
+    return learn_finished(players, seed, winner)[0]
 
 
 OLD_RECORD = {"format": "splendor-player-record", "version": 1, "counted": ["g1", "g2"],

@@ -4,6 +4,11 @@
 //
 //   node tools/bench_bot_pyodide.mjs [positions per seed, default 3] [level, default hard] [seconds, default 0.8]
 //                                    [players, default 2]
+//   node tools/bench_bot_pyodide.mjs [positions per seed] levels 0 [players]
+//
+// The second form times every ladder level as the page's worker plays it (its own counts, with the browser's time
+// cap: splendor.ai.protocol.default_budget) on the same positions, and says whether any level's median move is
+// slower than the expert's (no level may be). Each level's first move is left out (files read, kernel built).
 //
 // The bots are made as the page's worker makes them: the WebAssembly kernel is registered first
 // (splendor/web/wasm_net.py), so the expert's network at 2 players runs where the browser runs it (without it, the
@@ -41,7 +46,18 @@ from splendor.web import wasm_net  # registers the kernel, as the page's worker 
 rows = []
 first = None
 backend = ""
-for seed in (3, 5, 8, 13):
+positions = []
+for seed in (3, 5, 8, 13) if level == "levels" else ():
+    game = splendor.new_game(players=players, seed=seed)
+    for i in range(per_seed):
+        for j in range(6):
+            if game.is_over:
+                break
+            game.apply(ai.get_bot("medium").choose(game.observation(game.current_player), random.Random(j), None))
+        if game.is_over:
+            break
+        positions.append(game.observation(game.current_player))
+for seed in (3, 5, 8, 13) if level != "levels" else ():
     game = splendor.new_game(players=players, seed=seed)
     for i in range(per_seed):
         for j in range(6):
@@ -60,12 +76,37 @@ for seed in (3, 5, 8, 13):
             rows.append((info["iterations"], dt))
         backend = backend or (f"network on {info['backend']}" if info.get("backend") else
                               "network search" if info.get("net") else "tree search" if level == "expert" else "")
-its = [r[0] for r in rows]
-secs = sorted(r[1] for r in rows)
+
+def each_level():
+    from splendor.ai.ladder import NAMES
+    from splendor.ai.protocol import default_budget
+    lines = [f"{players} players, {len(positions)} positions, Pyodide {sys.version.split()[0]} under node; seconds a "
+             "move as the worker plays each level (its counts, capped at the browser's time):"]
+    medians = {}
+    for name in NAMES:
+        ai.get_bot(name).decide(positions[0], random.Random(0), default_budget(name, players))  # (files, kernel)
+        secs, its = [], []
+        for k, obs in enumerate(positions):
+            start = time.perf_counter()
+            _, info = ai.get_bot(name).decide(obs, random.Random(k), default_budget(name, players))
+            secs.append(time.perf_counter() - start)
+            its.append(info.get("iterations", 0))
+        secs.sort()
+        medians[name] = statistics.median(secs)
+        lines.append(f"  {name:<9} median {medians[name]:.3f} s, p95 {secs[min(len(secs) - 1, int(0.95 * len(secs)))]:.3f}"
+                     f", max {secs[-1]:.3f}; iterations median {statistics.median(its):.0f} "
+                     f"(budget {default_budget(name, players).to_dict()})")
+    slower = [n for n in NAMES if medians[n] > medians["expert"]]
+    lines.append("no level is slower than the expert" if not slower else f"slower than the expert: {', '.join(slower)}")
+    return "\\n".join(lines)
+
+
+its = [r[0] for r in rows] or [0]
+secs = sorted(r[1] for r in rows) or [0.0]
 p95 = secs[min(len(secs) - 1, int(0.95 * len(secs)))]
 sys.path.insert(0, "/repo/tools")
 import bench_value_model
-(bench_value_model.report() + "; " + f"{level} bot ({backend or 'its search'}), {players} players, budget {budget_seconds} s, "
+each_level() if level == "levels" else (bench_value_model.report() + "; " + f"{level} bot ({backend or 'its search'}), {players} players, budget {budget_seconds} s, "
  f"Pyodide {sys.version.split()[0]} under node: {len(its)} positions, "
  f"iterations median {statistics.median(its):.0f}, min {min(its)}, max {max(its)}; seconds per move median "
  f"{statistics.median(secs):.3f}, p95 {p95:.3f}, max {secs[-1]:.3f}; first move (bot made, weights read) {first:.3f}")

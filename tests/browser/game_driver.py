@@ -6,12 +6,14 @@ Used by the browser tests and by tools that take screenshots.
 from __future__ import annotations
 
 import json
+import random
 import re
 
 from browser_helpers import READY_TIMEOUT_MS, wait_ready
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import splendor
+from splendor import ai
 
 SAVE_KEY = "splendor.save.v1"
 # The turn is settled when it is the person's turn or the game is over (no bot thinking), and the person's last move
@@ -237,3 +239,20 @@ def open_save(context, save):
     context.add_init_script(
         f"if (!localStorage.getItem({json.dumps(SAVE_KEY)})) "
         f"localStorage.setItem({json.dumps(SAVE_KEY)}, {json.dumps(json.dumps(save))});")
+
+
+def last_turn_save(seed, level, game_id):
+    """A saved 2-player game against a ``level`` bot in its final round, at the person's last turn (seat 0, the last
+    seat of each round): any move of theirs ends the game. Both seats played by the medium bot under CPython, from
+    the first seed from ``seed`` on where the bot reaches 15 first."""
+    bot = ai.get_bot("medium")
+    for seed in range(seed, seed + 50):
+        game = splendor.new_game(players=2, seed=seed, first_player=1)
+        while not game.is_over and not (game.final_round and game.current_player == 0 and game.phase == "action"):
+            game.apply(bot.choose(game.observation(game.current_player), random.Random(len(game.history))))
+        if not game.is_over:
+            break
+    return {"format": "splendor-save", "version": 1, "record": game.record(),
+            "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": level}],
+            "settings": {"opponents": 1, "levels": [level, "medium", "medium"], "starts": "bot"},
+            "log": [], "id": game_id}

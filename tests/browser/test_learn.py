@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 import re
 
 from a11y_helpers import axe
 from browser_helpers import non_local, wait_ready
-from game_driver import (SAVE_KEY, is_over, market_names, open_game, open_with_storage, play_turn, saved, settle,
-                         start)
+from game_driver import (SAVE_KEY, is_over, last_turn_save, market_names, open_game, open_with_storage, play_turn,
+                         saved, settle, start)
 from pwa_helpers import GAME_QUERY, page_paths, precache_paths, record_requests, wait_controlled
 
 import splendor
-from splendor import ai
 from splendor.engine import COLORS, Action
 from tools.serve import start_server
 
@@ -242,20 +240,8 @@ def test_a_deal_link_fills_the_new_game_screen_and_deals_the_same_cards(page, si
 
 # -- the end screen and the player's record --------------------------------------------------------------------------
 def near_end_save(seed=31):
-    """A saved 2-player game in its final round where the person (seat 0, the last seat of each round) plays the
-    last turn: any move of theirs ends it. Built with medium bots in both seats, from the first seed from ``seed``
-    on where the bot (not the person's seat) reaches 15 first."""
-    bot = ai.get_bot("medium")
-    for seed in range(seed, seed + 50):
-        game = splendor.new_game(players=2, seed=seed, first_player=1)
-        while not game.is_over and not (game.final_round and game.current_player == 0 and game.phase == "action"):
-            game.apply(bot.choose(game.observation(game.current_player), random.Random(len(game.history))))
-        if not game.is_over:
-            break
-    return {"format": "splendor-save", "version": 1, "record": game.record(),
-            "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": "medium"}],
-            "settings": {"opponents": 1, "levels": ["medium", "medium", "medium"], "starts": "bot"},
-            "log": [], "id": "test-near-end"}
+    """A saved 2-player game against medium in its final round, at the person's last turn (game_driver's)."""
+    return last_turn_save(seed, "medium", "test-near-end")
 
 
 def test_the_record_counts_a_finished_game_once_and_the_end_screen_links_to_the_deal(page, base_url):

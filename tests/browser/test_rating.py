@@ -10,16 +10,15 @@ page's own code, never from numbers written here."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from a11y_helpers import axe
 from browser_helpers import wait_ready
-from game_driver import SAVE_KEY, choose_level, is_over, open_with_storage, play_turn, saved, settle
+from game_driver import (SAVE_KEY, choose_level, is_over, last_turn_save, open_with_storage, play_turn, saved,
+                         settle)
 from pwa_helpers import GAME_QUERY, wait_controlled
 
 import splendor
-from splendor import ai
 from splendor.ai import ladder
 from splendor.web.records import rating as glicko
 from splendor.web.table.seats import rated_label
@@ -31,23 +30,6 @@ SIZES = {
     "390x664": {**PHONE, "viewport": {"width": 390, "height": 664}},
     "1280x800": {"viewport": {"width": 1280, "height": 800}},
 }
-
-
-def last_turn_save(seed, level, game_id):
-    """A saved 2-player game against a ``level`` bot in its final round, at the person's last turn (seat 0, the last
-    seat of each round): any move of theirs ends the game. Both seats played by the medium bot under CPython, from
-    the first seed from ``seed`` on where the bot reaches 15 first."""
-    bot = ai.get_bot("medium")
-    for seed in range(seed, seed + 50):
-        game = splendor.new_game(players=2, seed=seed, first_player=1)
-        while not game.is_over and not (game.final_round and game.current_player == 0 and game.phase == "action"):
-            game.apply(bot.choose(game.observation(game.current_player), random.Random(len(game.history))))
-        if not game.is_over:
-            break
-    return {"format": "splendor-save", "version": 1, "record": game.record(),
-            "seats": [{"name": "You", "bot": None}, {"name": "Bot 1", "bot": level}],
-            "settings": {"opponents": 1, "levels": [level, "medium", "medium"], "starts": "bot"},
-            "log": [], "id": game_id}
 
 
 def storage_get(page, key):
