@@ -310,3 +310,17 @@ def test_the_weighed_list_starts_with_the_advised_move_wherever_the_search_ranke
     assert [w["action"] for w in out] == ["buy 1W0:3u", "take white blue green", "take red black blue"]
     assert out[0]["chance"] == 0.9
     assert weighed(info, "take white green red") == []  # a move it did not weigh: no list
+
+
+def test_a_buy_to_fifteen_says_whether_it_ends_the_game_or_starts_the_final_round():
+    """Told to the person by the hint: the round's last seat ends the game at once ("brings you to 15 points, which
+    starts the final round" was said of a move that ended it: issue 72); the round's first seat starts the final
+    round."""
+    from test_ai_tactics import _started_by, win_in_one
+
+    last, right = win_in_one()  # seat 1 started: seat 0 is the round's last
+    first = _started_by(last, 0)
+    said = {name: explain(game.observation(0), splendor.parse_action(game, right), {}, voice="you")
+            for name, game in (("last", last), ("first", first))}
+    assert "brings you to 15 points and ends the game" in said["last"], said
+    assert "brings you to 15 points, which starts the final round" in said["first"], said

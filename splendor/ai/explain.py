@@ -156,7 +156,14 @@ def _explain(observation, action, voice):
                 reasons.append(f"it brings {words['obj']} to {bon[card.bonus_i]} {card.bonus} for {noble_words(nb)}")
         points = f"{pts} point{'s' if pts != 1 else ''}"
         if pts >= WINNING_POINTS and p.points < WINNING_POINTS:
-            reasons.insert(0, f"it brings {words['obj']} to {points}, which starts the final round")
+            # the round's last seat ends the game at once; after another player reached 15 nothing starts
+            if (seat - game.start) % game.n == game.n - 1:
+                then = "and ends the game"
+            elif game.final:
+                then = "in the final round"
+            else:
+                then = "which starts the final round"
+            reasons.insert(0, f"it brings {words['obj']} to {points}{',' if then[0] == 'w' else ''} {then}")
         elif card.points and not reasons:
             reasons.append(f"it brings {words['obj']} to {points}")
         if not reasons:
