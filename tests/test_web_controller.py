@@ -225,6 +225,9 @@ def test_noble_choice_when_two_qualify():
     req = app.hint_request()
     assert app.hint_reply({"turn_id": req["turn_id"], "action": f"noble {n1.code}", "explanation": ""}) == "applied"
     html = view.render(app)
+    # on a phone the hint is one line (four pushed Welcome under your panel at 360x640: issue 72)
+    assert app.hint["short"] == "Hint: welcome the marked noble."
+    assert "lab-short" in html.split('id="hint-text"')[1][:400]
     assert f'class="noble choosable hinted" id="n-{n1.code}"' in html
     assert f'class="noble choosable" id="n-{n2.code}"' in html
     app.act("noble", {"code": n2.code})

@@ -618,8 +618,10 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         said = (words.describe_pending(self.game, [action]) if action.kind != "return"
                 else f"Return a {action.colors[0]}")
         advice = words.advice(why) or said
-        self.hint = {"action": str(action), "text": f"Hint: {advice}.", "why": why,
-                     "short": f"Hint: {words.on_phone(advice, action.card)}.",
+        short = f"Hint: {words.on_phone(advice, action.card)}."
+        if action.kind in ("noble", "veto"):  # (phones: one line, so the Welcome button keeps its place; the noble
+            short = f"Hint: {'welcome' if action.kind == 'noble' else 'remove'} the marked noble."  # is marked)
+        self.hint = {"action": str(action), "text": f"Hint: {advice}.", "why": why, "short": short,
                      "colors": list(action.colors), "card": action.card.code if action.card else None,
                      "weighed": self._weighed(reply.get("weighed"), action)}
         self.message = ""
