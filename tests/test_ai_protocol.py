@@ -324,3 +324,18 @@ def test_a_buy_to_fifteen_says_whether_it_ends_the_game_or_starts_the_final_roun
             for name, game in (("last", last), ("first", first))}
     assert "brings you to 15 points and ends the game" in said["last"], said
     assert "brings you to 15 points, which starts the final round" in said["first"], said
+
+
+def test_the_weighed_list_never_shows_a_better_chance_than_the_advised_move_nor_a_guess():
+    """The hint's list is coherent (issue 72: the advised move at 59% beside a weighed one at 68%): another move is
+    listed only with enough walks of its own and a chance no higher than the advised move's."""
+    from splendor.ai.protocol import WEIGHED_MIN_VISITS, weighed
+
+    info = {"candidates": [
+        {"action": "take white blue green", "value": 0.59, "visits": 300},
+        {"action": "buy 1W0:3u", "value": 0.68, "visits": 40},  # better on fewer walks: not shown beside it
+        {"action": "take red black blue", "value": 0.52, "visits": WEIGHED_MIN_VISITS - 1},  # a guess
+        {"action": "take2 red", "value": 0.55, "visits": WEIGHED_MIN_VISITS}]}
+    out = weighed(info, "take white blue green")
+    assert [w["action"] for w in out] == ["take white blue green", "take2 red"]
+    assert all(w["chance"] <= out[0]["chance"] for w in out)

@@ -49,6 +49,10 @@ HINT_BUDGET = Budget(seconds=0.5)
 HINT_LEVEL = "expert"
 #: The moves a hint names with their chances: the one it advises and the next ones the expert weighed.
 HINT_WEIGHED = 3
+#: ... each other than the advised one shown only from this many walks of its own, and only where its chance is not
+#: above the advised move's: the list never shows a better chance than the move it advises (a move walked a handful
+#: of times has no estimate to speak of, and the search advises the move it walked most).
+WEIGHED_MIN_VISITS = 16
 
 
 class RequestError(ValueError):
@@ -132,10 +136,13 @@ def _answer(req, mode):
 
 def weighed(info, action):
     """The moves the search tried most (``info["candidates"]``), the move played first: ``[{"action", "chance"}]``
-    with the chance each gives the mover, at most :data:`HINT_WEIGHED`; [] for a move without a search."""
+    with the chance each gives the mover, at most :data:`HINT_WEIGHED`; [] for a move without a search. The others
+    are those with :data:`WEIGHED_MIN_VISITS` walks or more (a candidate that does not say leaves it unchecked) and a
+    chance no higher than the advised move's."""
     seen = [c for c in info.get("candidates", ()) if isinstance(c.get("value"), (int, float))]
     first = [c for c in seen if c["action"] == str(action)]
-    rest = [c for c in seen if c["action"] != str(action)]
+    rest = [c for c in seen if c["action"] != str(action) and c.get("visits", WEIGHED_MIN_VISITS) >= WEIGHED_MIN_VISITS
+            and first and c["value"] <= first[0]["value"]]
     if not first:
         return []
     return [{"action": c["action"], "chance": round(float(c["value"]), 3)} for c in (first + rest)[:HINT_WEIGHED]]
