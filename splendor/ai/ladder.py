@@ -18,6 +18,7 @@ for the new-game screen and the player's own rating. ``python -m splendor levels
 """
 
 import json
+import math
 import os
 
 from .budget import Budget
@@ -144,7 +145,25 @@ def ratings():
     return _RATINGS[0]
 
 
+def _number(x):
+    """``x`` when it is a finite number (not a bool), else None: the file is read, not trusted."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return None
+    return x
+
+
+def rated(name):
+    """(rating, low, high) of level ``name`` as measured (its interval's ends the rating itself where the file has
+    none), or None when it has no rating."""
+    row = ratings()["levels"].get(name)
+    r = _number(row.get("rating")) if isinstance(row, dict) else None
+    if r is None:
+        return None
+    low, high = _number(row.get("low")), _number(row.get("high"))
+    return r, r if low is None else low, r if high is None else high
+
+
 def rating_of(name):
     """The measured rating of level ``name`` (a number), or None when it has none."""
-    row = ratings()["levels"].get(name)
-    return row.get("rating") if isinstance(row, dict) else None
+    got = rated(name)
+    return None if got is None else got[0]

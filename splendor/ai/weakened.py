@@ -76,6 +76,15 @@ def capped(iterations, budget):
     return out
 
 
+def checked_settings(sims=0, temperature=0.0, floor=0.0, tree_iterations=16, tree_temperature=None):
+    """The settings of a :class:`WeakenedExpert` checked (ValueError in words), in that order; ``tree_temperature``
+    None is ``temperature`` (the tree's root choice at 3-4 players: its visits are spread more evenly than the
+    network's prior, so a temperature that errs mildly there plays nearly at random)."""
+    return (_count("sims", sims, 0, Budget.MAX_ITERATIONS), _number("temperature", temperature, 0, 10),
+            _number("floor", floor, 0, 1), _count("tree_iterations", tree_iterations, 1, Budget.MAX_ITERATIONS),
+            _number("tree_temperature", temperature if tree_temperature is None else tree_temperature, 0, 10))
+
+
 def hands_a_win(game, action, scorer):
     """Whether after ``action`` (and its turn's end, as ``scorer`` plays it) the next seat has a move that ends the
     game at once with it the only winner, in this deal of the unseen cards."""
@@ -107,16 +116,10 @@ class WeakenedExpert(ExpertBot):
 
     def __init__(self, sims=0, temperature=0.0, floor=0.0, tree_iterations=16, guard=False, level="weakened",
                  tree_temperature=None, **kwargs):
+        checked = checked_settings(sims, temperature, floor, tree_iterations, tree_temperature)
         super().__init__(**kwargs)
+        self.sims, self.temperature, self.floor, self.tree_iterations, self.tree_temperature = checked
         self.guard = bool(guard)
-        # the tree's root choice at 3-4 players (default: ``temperature``): its visits are spread more evenly than the
-        # network's prior, so a temperature that errs mildly there plays nearly at random
-        self.tree_temperature = _number("tree_temperature", temperature if tree_temperature is None
-                                        else tree_temperature, 0, 10)
-        self.sims = _count("sims", sims, 0, Budget.MAX_ITERATIONS)
-        self.tree_iterations = _count("tree_iterations", tree_iterations, 1, Budget.MAX_ITERATIONS)
-        self.temperature = _number("temperature", temperature, 0, 10)
-        self.floor = _number("floor", floor, 0, 1)
         self.level = level
 
     def settings(self):

@@ -136,10 +136,10 @@ def weak_settings(base):
             out["tree_iterations"] = int(parts[3])
     except ValueError:
         raise ValueError(f"{base!r}: SIMS and TREE are whole numbers, TEMPERATURE and FLOOR numbers") from None
-    from ..ai.weakened import WeakenedExpert
+    from ..ai.weakened import checked_settings
 
     try:
-        WeakenedExpert(net=None, **out)  # checks the ranges
+        checked_settings(**{k: v for k, v in out.items() if k != "guard"})  # (the ranges, without making a bot)
     except ValueError as e:
         raise ValueError(f"{base!r}: {e}") from None
     return out

@@ -9,7 +9,7 @@ import os
 import sys
 import time
 
-from splendor.web.botcall import answer
+from splendor.web.botcall import answer, same_here
 from splendor.web.bytecode import bytecode_state
 
 try:  # import the bots now, while the page does not wait on this worker yet, not at the first move
@@ -28,11 +28,6 @@ MODEL_PATH = "splendor/ai/expert_model.json"
 NET_PATH = "splendor/ai/expert_net.json"
 
 
-#: The levels that play without the expert's files (hand-written, or the random baseline); every other level is the
-#: expert's network and search, made weaker or not (splendor.ai.ladder), and a hint or a review is the expert's.
-LIGHT_LEVELS = ("random", "easy", "medium")
-
-
 def _ensure_model(request_text):
     """Before the first move of a level that plays the expert's network or model, or a hint: fetch its model and
     network into this worker's copy of the package, where
@@ -41,7 +36,9 @@ def _ensure_model(request_text):
     and the expert's answer says why; a network that cannot be fetched leaves the expert on its tree search."""
     try:
         request = json.loads(request_text)
-        light = request.get("level") in LIGHT_LEVELS and request.get("mode") != "hint"
+        # (the levels the page's own thread plays as they are need none of the expert's files; every other level
+        # is the expert's network and search, made weaker or not, and a hint or a review is the expert's)
+        light = same_here(request.get("level")) and request.get("mode") != "hint"
     except (ValueError, AttributeError):
         light = False  # the protocol answers what it cannot read; fetching first costs nothing more
     if light:

@@ -75,10 +75,6 @@ class Rating:
         rd = min(MAX_RD, max(MIN_RD, phi_new * _Q))
         return Rating(START + _Q * mu_new, rd, vol, self.games + 1)
 
-    def interval(self):
-        """(low, high): the 95% interval, two deviations either side."""
-        return (self.rating - 2 * self.rd, self.rating + 2 * self.rd)
-
     def to_dict(self):
         return {"rating": round(self.rating, 1), "rd": round(self.rd, 1), "vol": round(self.vol, 6),
                 "games": self.games}
@@ -134,24 +130,15 @@ def _volatility(delta, phi, v, sigma):
     return math.exp(big_a / 2)
 
 
-def _number(x):
-    """``x`` when it is a finite number (not a bool), else None: the ladder's file is read, not trusted."""
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        return None
-    return float(x)
-
-
 def bot_strength(level):
     """(rating, deviation) of a bot ``level`` from the measured ladder, or None for a level without a rating."""
-    from ...ai.ladder import ratings
+    from ...ai.ladder import rated
 
-    row = ratings()["levels"].get(level)
-    r = _number(row.get("rating")) if isinstance(row, dict) else None
-    if r is None:
+    got = rated(level)
+    if got is None:
         return None
-    high, low = _number(row.get("high")), _number(row.get("low"))
-    spread = (high - low) / 4.0 if high is not None and low is not None else 0.0
-    return r, max(BOT_RD, spread)
+    r, low, high = got
+    return r, max(BOT_RD, (high - low) / 4.0)
 
 
 def pairwise(winners, scores, person, bot_seats):
@@ -199,11 +186,9 @@ def suggest(rating, levels=None):
     (('hard', None), ('easy', 'medium'), ('hard', None))
     >>> ladder._RATINGS[:] = saved
     """
-    from ...ai.ladder import NAMES, ratings
+    from ...ai.ladder import NAMES, rating_of
 
-    table = ratings()["levels"]
-    rated = [(n, _number(table[n].get("rating")) if isinstance(table.get(n), dict) else None)
-             for n in (levels or NAMES)]
+    rated = [(n, rating_of(n)) for n in (levels or NAMES)]
     rated = [(n, r) for n, r in rated if r is not None]
     if not rated:
         return None, None

@@ -29,7 +29,6 @@ and a line of how it plays (``Level.plays``, shortened):
 True
 """
 
-import math
 import re
 
 from ...ai.ladder import LADDER, NAMES, find, rating_of
@@ -64,9 +63,7 @@ def level_rating(level):
     """The measured rating of ``level``, rounded (an int), or None when the ladder has none for it (no measured
     file, or not a number in it)."""
     r = rating_of(level) if level in LEVELS else None
-    if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r):
-        return None
-    return int(round(r))
+    return None if r is None else int(round(r))
 
 
 def rated_label(level):
