@@ -578,3 +578,19 @@ def test_a_thinking_bots_name_and_level_are_not_cut(touch_page):
                             "return [r.left, r.top, r.right, r.bottom]; }")
     middle = [(spinner[0] + spinner[2]) / 2, (spinner[1] + spinner[3]) / 2]  # (it turns: its box grows and shrinks)
     assert spinner[2] > spinner[0] and inside(middle + middle, 360, 640)
+
+
+@pytest.mark.parametrize("size", ["1280x800", "390x664"])
+def test_a_won_nobles_points_are_dark_on_its_gold_in_every_panel(touch_page, size):
+    """The "3" of a won noble was the page's muted grey on the tile's tan at 1280x800, in the bot's panel and in yours
+    beside the reserved cards (issue 72; the phone's own rule reached only your won nobles on phones)."""
+    from game_driver import last_turn_save
+
+    w, h = (int(x) for x in size.split("x"))
+    page = touch_page(w, h)
+    open_with_storage(page, {SAVE_KEY: json.dumps(last_turn_save(31, "hard", "won-nobles"))})
+    settle(page)
+    colors = page.evaluate("() => [...document.querySelectorAll('.seat .noble.small .noble-pts')]"
+                           ".map((e) => [e.closest('.seat').className, getComputedStyle(e).color])")
+    assert {c.split()[1] for c, _ in colors} == {"opp", "mine"}, colors  # a won noble in each panel
+    assert all(color == "rgb(43, 29, 5)" for _, color in colors), colors
