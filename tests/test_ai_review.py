@@ -40,7 +40,7 @@ class Stub:
     def __init__(self):
         self.asked = []
 
-    def judgement(self, game, seat, played, key, longer=1):
+    def judgement(self, game, seat, played, key, longer=1, view=None):
         self.asked.append((key, seat, played, longer))
         j = coach.Judgement()
         n = game.n
@@ -72,17 +72,22 @@ def test_chances_sum_to_one_over_the_players_at_every_position(players):
     assert all(last[s] > 0 for s in g.winners) and sum(last[s] for s in g.winners) == pytest.approx(1, abs=1e-3)
 
 
-def test_one_number_per_move_the_chart_is_the_move_playeds_chance(game2, review2):
-    # the chart's point after a move is the chance the judge gives the move played: what the words say
+def test_each_point_is_the_judges_reading_of_its_position(game2, review2):
+    """The chart's point after a move is the reading of the position it leaves, by the judgement that judges the next
+    move: one budget and one view for every point (issue 72: points read from each mover's view zigzagged)."""
     record = game2.record()
     turns = turns_of(record)
-    judged = 0
-    for t, e in enumerate(review2["positions"][1:-1], 1):
-        if "played" in e:
-            judged += 1
-            assert e["chances"][turns[t - 1][2]] == e["played"]
-            assert e["best"] >= e["played"]
-    assert judged >= len(turns) - 3
+    view = coach.OneView(record["seed"], [0])
+    jd = review_judge()
+    for t in (0, 1, 2, len(turns) // 2, len(turns) - 1):
+        g = position_after(record, t)
+        played = None
+        if len(g.legal_actions()) > 1:
+            played = splendor.parse_action(g, record["actions"][turns[t][0]])
+        j = jd.judgement(g, g.current_player, played, f"{record['seed']}:{t}", view=view)
+        assert review2["positions"][t]["chances"] == [round(x, 4) for x in j.position]
+    judged = [e for e in review2["positions"][1:] if "played" in e]
+    assert len(judged) >= len(turns) - 3 and all(e["best"] >= e["played"] for e in judged)
 
 
 def test_each_turn_is_judged_once_from_its_movers_view(game2):
@@ -92,7 +97,7 @@ def test_each_turn_is_judged_once_from_its_movers_view(game2):
     turns = turns_of(record)
     asked = {key: (seat, move) for key, seat, move, longer in stub.asked if move is not None and longer == 1}
     # a move that loses against the best choice is judged again, longer, before a better move is named
-    again = [key for key, _, move, longer in stub.asked if longer == review.CONFIRM]
+    again = [key for key, _, move, longer in stub.asked if longer == review.CONFIRM[2]]
     assert again and all(key in asked for key in again)
     g = splendor.new_game(players=2, seed=3)
     choices = 0
@@ -256,8 +261,8 @@ class HighStub(Stub):
     """The Stub, with the position read far above every move's chance (as a short search's mean can be): the loss
     of a move is against the best move's chance, never against that mean."""
 
-    def judgement(self, game, seat, played, key, longer=1):
-        j = super().judgement(game, seat, played, key, longer)
+    def judgement(self, game, seat, played, key, longer=1, view=None):
+        j = super().judgement(game, seat, played, key, longer, view)
         j.position = [0.95 if s == seat else 0.05 / (game.n - 1) for s in range(game.n)]
         return j
 
@@ -268,7 +273,7 @@ def test_the_longer_look_is_asked_only_where_the_best_move_beats_the_one_played(
     record = game2.record()
     stub = HighStub()
     review_game(record, [0], stub)
-    again = {key for key, _, _, longer in stub.asked if longer == review.CONFIRM}
+    again = {key for key, _, _, longer in stub.asked if longer == review.CONFIRM[2]}
     expect = set()
     g = splendor.new_game(players=2, seed=3)
     for t, (first, end, _) in enumerate(turns_of(record)):
@@ -303,3 +308,69 @@ def test_turning_points_take_the_largest_losses_then_the_persons_own():
     assert [tp["turn"] for tp in got] == [1, 2, 3, 4, 6, 8]
     assert [round(tp["best"] - tp["played"], 2) for tp in got] == [0.10, 0.30, 0.09, 0.29, 0.28, 0.27]
     assert [tp["turn"] for tp in turning_points(moves, entries, [1])] == [2, 4, 6, 8, 10, 12]
+
+
+def _blind_game(seed=5):
+    """A 2-player game in which both seats reserved a card blind from the level-1 deck, seat 1 to move."""
+    g = splendor.new_game(players=2, seed=seed, first_player=0)
+    g.apply("reserve deck 1")
+    g.apply("reserve deck 1")
+    g.apply("take white blue green")
+    return g
+
+
+def test_the_one_view_knows_the_persons_cards_and_deals_the_rest_alike_at_every_position():
+    """Issue 72: every position judged with the person's information and the same deals of the unseen cards, so
+    that neighbouring points differ only by what the moves changed."""
+    g = _blind_game()
+    mine = g.players[0].reserved[0]
+    view = coach.OneView("k", [0])
+    obs = view.observation(g)  # (seat 1, a bot, to move: its own blind card is hidden from the person's view)
+    assert obs["tableaus"][0]["reserved"] == [mine.code]
+    assert obs["tableaus"][1]["reserved"] == [{"level": 1}]
+    deal = view.deals(g)
+    dealt = {deal(k).players[1].reserved[0] for k in range(6)}
+    assert all(deal(k).players[0].reserved[0] == mine for k in range(6))
+    # the mover's own card is the same in every deal of a position (its moves are the same in all of them) ...
+    assert len(dealt) == 1
+    # ... and dealt from the person's view: never read from the game
+    assert len({other.deals(g)(0).players[1].reserved[0] for other in
+                [coach.OneView(f"key{i}", [0]) for i in range(12)]}) > 1
+    # a move on: deal k of the next position keeps deal k's order of the cards still unseen
+    after = g.copy()
+    after.apply(str(after.legal_actions()[0]))
+    for k in range(3):
+        a, b = deal(k), view.deals(after)(k)
+        for lv in range(3):
+            common = set(a._decks[lv]) & set(b._decks[lv])
+            assert len(common) >= len(a._decks[lv]) - 2  # (a card drawn; the mover's own blind card)
+            assert [c for c in b._decks[lv] if c in common] == [c for c in a._decks[lv] if c in common]
+    # with no single person (pass and play) the view is what was public: every blind card dealt
+    public = coach.OneView("k").observation(g)
+    assert public["tableaus"][0]["reserved"] == [{"level": 1}]
+
+
+def _buying_its_blind_card():
+    """(game, buy): seat 1 to move, able to buy the card it reserved blind; seat 1 takes the tokens its card asks."""
+    g = _blind_game()
+    card = g.players[1].reserved[0]
+    for _ in range(12):
+        takes = [a for a in g.legal_actions() if a.kind == "take"]
+        if g.current_player == 1:
+            buy = next((a for a in g.legal_actions() if a.kind == "buy" and a.card == card), None)
+            if buy is not None:
+                return g, buy
+            g.apply(max(takes, key=lambda a: sum(card.cost[c] > g.players[1].tokens[c] for c in a.colors)))
+        else:
+            g.apply(takes[0])
+    raise AssertionError("seat 1 never could buy its card")
+
+
+def test_a_bot_buying_its_blind_card_is_judged_with_that_card():
+    """The move played shows the card it buys: the mover's deals hold that card, not one dealt in its place."""
+    g, buy = _buying_its_blind_card()
+    card = buy.card
+    view = coach.OneView("k", [0])
+    assert all(view.deals(g, buy)(k).players[1].reserved[0] == card for k in range(4))
+    assert any(view.deals(g)(0).players[1].reserved[0] != card for view in
+               [coach.OneView(f"key{i}", [0]) for i in range(8)])

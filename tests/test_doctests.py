@@ -19,6 +19,7 @@ MODULES = [
     "splendor.ai.encoding",
     "splendor.ai.explain",
     "splendor.ai.ladder",
+    "splendor.ai.review",
     "splendor.ai.netfile",
     "splendor.ai.puct",
     "splendor.ai.weakened",

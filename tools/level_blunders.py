@@ -51,7 +51,7 @@ def judged_game(args):
             j = judge.judgement(game, seat, action, key)
             loss = _loss(j, seat, action)
             if loss > threshold:
-                loss = _loss(judge.judgement(game, seat, action, key, CONFIRM), seat, action)
+                loss = _loss(judge.judgement(game, seat, action, key, CONFIRM.get(game.n, 2)), seat, action)
             losses.append(loss)
         game.apply(action)
         n += 1

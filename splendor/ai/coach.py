@@ -13,12 +13,18 @@ played can be *forced*: once the budget is spent, walks that start with it are a
 walks a search gives a move it does not like.
 """
 
+import random
+
+from ..engine.cards import CARDS
 from ..engine.game import determinize
 from .budget import Budget
 
 #: Iterations of the judge per position of a review, per table size: what keeps a 2-player review within 20 s in
 #: Chromium with the processor slowed 4 times, and a 4-player one near that (docs/BOTS.md, "Its cost").
 REVIEW_ITERATIONS = {2: 160, 3: 48, 4: 48}
+#: Walks a hint's judgement makes at least, whatever its time (issue 72: the first hint of a game, its time spent
+#: while the worker read the expert's files, came without a chance).
+HINT_MIN_WALKS = 48
 #: Visits the move played gets at least in a review's judgement (:func:`judge` ``played``).
 FORCE_VISITS = {2: 24, 3: 8, 4: 8}
 
@@ -94,6 +100,8 @@ def advise(observation, rng, budget):
     if game.phase != "action" or len(legal) == 1:
         return bot.decide_game(game, seat, rng, budget)
     j = judge(game, seat, rng, budget, determinized=True)
+    if j.iterations < HINT_MIN_WALKS:  # (a slow device, or time spent before the search: never a hint without a chance)
+        j = judge(game, seat, rng, HINT_MIN_WALKS, determinized=True)
     win = ex._win_now(game, seat, bot.scorer.scores(game, seat, legal), bot.scorer)
     best = j.moves[j.best]
     if win is not None:
@@ -106,15 +114,19 @@ def advise(observation, rng, budget):
     return best, info
 
 
-def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=False):
+def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=False, deal=None):
     """The expert's judgement (:class:`Judgement`) of ``game``, an action phase of ``seat``, from ``seat``'s view (the
     search starts from a game built from its observation, :func:`splendor.determinize`, so a finished game's
     review judges a move by what its mover could see), after ``iterations`` walks of its search; ``played``: a
     legal move that gets ``force_visits`` walks at least (default :data:`FORCE_VISITS`). ``budget``: a number of
-    walks, or a started :class:`~splendor.ai.budget.Budget`; ``determinized``: ``game`` is already the seat's view."""
+    walks, or a started :class:`~splendor.ai.budget.Budget`; ``determinized``: ``game`` is already the seat's view.
+    ``deal`` (the review's one view, :class:`OneView`): ``deal(k)`` is the search's ``k``-th deal of the unseen cards
+    (a game of its own, ``seat`` to act), in place of deals drawn from ``seat``'s observation with ``rng``."""
     from . import expert as ex
     bot = expert()
-    if not determinized:
+    if deal is not None:
+        game = deal(0)
+    elif not determinized:
         game = determinize(game.observation(seat), rng)
     n = game.n
     if force_visits is None:
@@ -130,8 +142,9 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
         from .encoding import legal_indexed
         i = None if played is None else index_of(legal_indexed(game)[0], played)
         force = None if i is None else (i, force_visits)
+        worlds = None if deal is None else [game] + [deal(k) for k in range(1, bot.search_params.universes)]
         moves, _prior, stats, _value, _depth = puct.search(game, seat, bot.evaluator, bot.search_params, rng, clock,
-                                                           force)
+                                                           force, worlds)
         j.moves = list(moves)
         j.visits = [st[0] for st in stats]
         j.chances = []
@@ -153,7 +166,8 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
             priors = normal(priors + [min(priors)] * (len(cands) - len(priors)))
         every = {}
         force = None if played is None or played not in cands else (played, force_visits)
-        _best, stats, _depth = tree.search(bot, game, seat, cands, rng, clock, horizon, priors, inner, every, force)
+        _best, stats, _depth = tree.search(bot, game, seat, cands, rng, clock, horizon, priors, inner, every, force,
+                                           deal)
         j.moves = list(cands)
         j.visits = [st[0] for st in stats]
         j.chances = [normal([x / st[0] for x in every[a]]) if st[0] else None for a, st in zip(cands, stats)]
@@ -162,3 +176,59 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
     tried = [i for i in range(len(j.moves)) if j.visits[i]]
     j.best = max(tried, key=lambda i: (j.visits[i], j.chances[i][seat])) if tried else 0
     return j
+
+
+#: The deals a review's judgement cycles through (the tree search at 3-4 players walks one deal a walk): making a
+#: deal costs more than copying one.
+ONE_VIEW_DEALS = 16
+
+
+class OneView:
+    """The deals of a review's one view (:func:`judge` ``deal``): every position of a game judged with the same
+    information (``view``: the seats whose own blind reservations are known; the rest of the unseen cards, the decks
+    and the other seats' blind reservations, dealt) and the same deals of what stays unseen: deal ``k`` orders the
+    unseen cards by one random order of the 90 cards drawn from ``key`` and ``k``, so two neighbouring positions
+    differ only by what the moves between them changed and showed. ``deals(game)`` is the ``deal`` function of
+    one position (each deal made once, then copied)."""
+
+    def __init__(self, key, view=()):
+        self.key = key
+        self.view = frozenset(view)
+        self._orders = {}
+
+    def order(self, k):
+        """Deal ``k``'s order of the cards."""
+        if k not in self._orders:
+            codes = sorted(c.code for c in CARDS)
+            random.Random(f"one-view:{self.key}:{k}").shuffle(codes)
+            self._orders[k] = {c: i for i, c in enumerate(codes)}
+        return self._orders[k]
+
+    def observation(self, game):
+        """What the view sees of ``game``, as an observation for the seat to act."""
+        obs = game.observation(game.current)
+        for i, t in enumerate(obs["tableaus"]):  # (a seat's blind reservations: shown to itself, hidden from the next)
+            t["reserved"] = game.observation(i if i in self.view else (i + 1) % game.n)["tableaus"][i]["reserved"]
+        return obs
+
+    def deals(self, game, played=None):
+        """The ``deal`` function of ``game``'s position (:func:`judge`). A mover outside the view searches its own
+        blind reservations as deal 0 deals them, in every deal (its moves must be the same in all), but for the one
+        its move ``played`` buys (shown by that move)."""
+        obs = self.observation(game)
+        mover = game.current
+        mine = obs["tableaus"][mover]["reserved"]
+        held = game.players[mover].reserved
+        if played is not None and played.kind == "buy" and played.card in held:
+            mine[held.index(played.card)] = played.card.code
+        if any(isinstance(c, dict) for c in mine):
+            first = determinize(obs, None, self.order(0))
+            mine[:] = [c.code for c in first.players[mover].reserved]
+        made = {}
+
+        def deal(k):
+            k %= ONE_VIEW_DEALS
+            if k not in made:
+                made[k] = determinize(obs, None, self.order(k))
+            return made[k].copy()
+        return deal

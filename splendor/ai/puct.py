@@ -291,7 +291,7 @@ def _simulate(root, evaluator, c_puct, fpu, forced=None):
     return len(path)
 
 
-def search(game, seat, evaluator, params, rng, clock, force=None):
+def search(game, seat, evaluator, params, rng, clock, force=None, worlds=None):
     """Search ``game`` (an action phase of ``seat``, determinized) until ``clock`` is done. Returns (the root's
     moves, their priors, per move [visits, summed value of ``seat`` in [-1, 1]], the evaluator's value of the root
     for ``seat``, the longest walk).
@@ -299,8 +299,13 @@ def search(game, seat, evaluator, params, rng, clock, force=None):
     ``force`` (the coach's judgement of a move played, :mod:`splendor.ai.coach`): (a root move index, visits): once
     the clock is done, walks that start with that move are added, the universes in turn, until it has at least
     that many visits over them all, so that its value is read from a subtree of its own and not from a move the
-    search hardly tried."""
-    roots = [_node(game if k == 0 else resample(game, seat, rng), evaluator) for k in range(params.universes)]
+    search hardly tried.
+
+    ``worlds`` (the game review's one view): the universes' deals, given (``game`` is then the first)."""
+    if worlds:
+        roots = [_node(w, evaluator) for w in worlds]
+    else:
+        roots = [_node(game if k == 0 else resample(game, seat, rng), evaluator) for k in range(params.universes)]
     first = roots[0]
     c_puct, fpu = params.c_puct, params.fpu
     deepest = 0

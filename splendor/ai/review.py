@@ -33,16 +33,17 @@ from .explain import explain_details
 from .heuristic import result_share
 
 FORMAT = "splendor-review"
-VERSION = 2
+VERSION = 3
 #: The judge a review was computed with, stored in it: a stored review by another judge is computed again. Change it
 #: with the judge (:class:`ExpertJudge`'s settings, the coach's search or the expert's network).
-JUDGE = "expert-search/1"
+JUDGE = "expert-search/2"
 #: A better move is named only when it gives the mover at least this much more chance than the move played ...
 BETTER_MARGIN = 0.03
-#: ... in a second, longer judgement of the position (this many times the walks), asked only where the first one
-#: finds such a move: a short search's favourite can be a move it has hardly looked at, and a longer look, which
-#: the hint had, often prefers the move played.
-CONFIRM = 3
+#: ... in a second, longer judgement of the position (this many times the walks, per table size), asked only where
+#: the first one finds such a move: a short search's favourite can be a move it has hardly looked at, and a longer
+#: look, which the hint had, often prefers the move played. (At 3-4 players twice: a longer look there costs most of
+#: a review's time.)
+CONFIRM = {2: 3, 3: 2, 4: 2}
 #: Turning points: at most this many turns whose movers lost most against their best choice (each a loss of at least
 #: BETTER_MARGIN, by a mover whose chance fell) ...
 TOP_TURNING = 4
@@ -50,24 +51,54 @@ TOP_TURNING = 4
 TOP_PEOPLE = 2
 
 
+#: Each judged move's class by what it lost against its mover's best choice (the best choice's chance less the move
+#: played's, in points of chance to win), as the engines' reviews name them (chess.com: best, excellent up to 2
+#: points of expected score, good up to 5, inaccuracy up to 10, mistake up to 20, blunder beyond).
+CLASSES = ((0.005, "best"), (0.02, "excellent"), (0.05, "good"), (0.10, "inaccuracy"), (0.20, "mistake"),
+           (1.01, "blunder"))
+#: The classes the chart marks.
+MARKED = ("mistake", "blunder")
+
+
+def move_class(entry):
+    """(class, loss) of the move an entry judged (its ``best`` less its ``played``), or None for a turn with nothing
+    to choose.
+
+    >>> move_class({"chances": [.5, .5], "played": .48, "best": .55})
+    ('inaccuracy', 0.07)
+    """
+    if "played" not in entry:
+        return None
+    loss = round(max(0.0, entry["best"] - entry["played"]), 4)
+    return next(name for top, name in CLASSES if loss < top), loss
+
+
 # -- the judge ----------------------------------------------------------------------------------------------------
 class ExpertJudge:
     """The review's judge: the coach's :func:`~splendor.ai.coach.judge` at ``iterations`` walks a position (default
     :data:`splendor.ai.coach.REVIEW_ITERATIONS` at the table's size), each position's search seeded from the game's
-    seed and the position's number, so a review depends only on its game."""
+    seed and the position's number, so a review depends only on its game. ``one_view`` (the default): every position
+    judged from the review's one view (:class:`~splendor.ai.coach.OneView`: the person's information, the same deals
+    of the unseen cards); else each from its mover's view with deals of its own (the review before the one view,
+    kept to measure against: ``tools/review_agreement.py``)."""
 
     name = "the expert's search"
 
-    def __init__(self, iterations=None):
+    def __init__(self, iterations=None, one_view=True, scale=1):
         self.iterations = iterations
+        self.one_view = one_view
+        self.scale = scale  # (the walks and the move played's, that many times: the longer review it is measured by)
 
-    def judgement(self, game, seat, played, key, longer=1):
+    def judgement(self, game, seat, played, key, longer=1, view=None):
         """:class:`~splendor.ai.coach.Judgement` of ``game`` (``seat`` to act; ``played`` the move it played, or
         None), ``key`` naming the position for the seed; ``longer``: that many times the walks (and the move
-        played's)."""
+        played's); ``view``: the review's :class:`~splendor.ai.coach.OneView` (None: the mover's own)."""
         its = self.iterations or coach.REVIEW_ITERATIONS.get(game.n, 48)
+        longer *= self.scale
         force = coach.FORCE_VISITS.get(game.n, 8) * longer
-        return coach.judge(game, seat, random.Random(f"review:{key}:{longer}"), its * longer, played, force)
+        deal = view.deals(game, played) if view is not None and self.one_view else None
+        return coach.judge(game, seat, random.Random(f"review:{key}:{longer}"), its * longer, played, force,
+                           deal=deal)
 
 
 def review_judge():
@@ -121,67 +152,86 @@ def review_chunk(record, people, start, stop, judge=None):
     """The review's entries for positions ``start..stop-1`` (position 0: the deal; position t: after turn t), each
     ``{"chances": [...]}``; for a judged turn also ``"played"`` (the chance the move played gives its mover),
     ``"best"`` (the chance the mover's best choice gives it, by the same judgement) and ``"better"``
-    (``{"action", "words", "chance"}``: the best choice, named when it beats the move played by BETTER_MARGIN or more;
-    else None). ``people``: the seats whose better moves are said to "you"."""
+    (``{"action", "words", "chance"}``: the best choice, named when it beats the move played by BETTER_MARGIN or more
+    in the confirming look; else None). ``people``: the seats whose better moves are said to "you"; with one person
+    every position is judged with that person's information, else with what was public (:class:`OneView`)."""
     jd = judge or review_judge()
     turns = turns_of(record)
     start = max(0, start)
     stop = min(stop, len(turns) + 1)
     key = record.get("seed", 0)
+    people = set(people)
+    view = coach.OneView(key, people if len(people) == 1 else ())
     game = _fresh(record)
     done = 0  # actions applied to ``game``
     out = []
-    people = set(people)
-    kept = {}  # the deal's judgement: its reading is the deal's point, and it judges the first turn
+    kept = {}  # position p's judgement (p: turns played before it), judged once
 
-    def judgement(game, seat, played, name):
-        if name not in kept:
-            kept[name] = jd.judgement(game, seat, played, name)
-        return kept[name]
+    def move_of(p):
+        """Turn p + 1's first action if position p is a choice of its mover (an action phase with several moves)."""
+        if p < len(turns) and game.phase == "action" and len(game.legal_actions()) > 1:
+            return parse_action(game, record["actions"][turns[p][0]])
+        return None
 
-    for t in range(start, stop):
-        if t == 0:
-            first, _, seat = turns[0] if turns else (0, 0, game.current)
-            if game.phase == "action" and turns and len(game.legal_actions()) > 1:
-                played = parse_action(game, record["actions"][first])
-                out.append({"chances": _rounded(judgement(game, seat, played, f"{key}:0").position)})
+    def judged(p):
+        """Position p's judgement (``game`` standing at it): (judgement or None, the move played or None)."""
+        if p not in kept:
+            played = move_of(p)
+            if game.phase != "action":
+                kept[p] = (None, None)
             else:
-                out.append({"chances": _rounded(_reading(jd, game, f"{key}:0"))})
-            continue
-        first, end, seat = turns[t - 1]
-        while done < first:
-            _apply(game, record["actions"][done], done)
-            done += 1
-        judged = None
-        if game.phase == "action" and len(game.legal_actions()) > 1:
-            played = parse_action(game, record["actions"][first])
-            j = judgement(game, seat, played, f"{key}:{t - 1}")
-            if _loss(j, seat, played) >= BETTER_MARGIN:
-                j = jd.judgement(game, seat, played, f"{key}:{t - 1}", CONFIRM)
-            judged = (game.copy(), seat, played, j)
+                kept[p] = (jd.judgement(game, game.current, played, f"{key}:{p}", view=view), played)
+        return kept[p]
+
+    def reach(p):
+        nonlocal done
+        end = turns[p - 1][1] if p else 0
         while done < end:
             _apply(game, record["actions"][done], done)
             done += 1
-        if judged is None:
-            out.append({"chances": _rounded(_reading(jd, game, f"{key}:{t}"))})
+
+    for t in range(start, stop):
+        if t == 0:
+            reach(0)
+            out.append({"chances": _rounded(_point(game, judged(0)[0]))})
             continue
-        before, seat, played, j = judged
-        after = j.chance_of(played) or j.position
-        chances = _result(game) if game.phase == "over" else after
-        mine = after[seat]
-        best = j.moves[j.best]
-        best_chance = j.chances[j.best][seat] if j.chances[j.best] is not None else mine
-        entry = {"chances": _rounded(chances), "played": round(mine, 4), "best": round(max(mine, best_chance), 4),
-                 "better": None}
-        if j.index(played) != j.best and best_chance >= mine + BETTER_MARGIN:
-            try:
-                words = explain_details(before.observation(seat), best, None,
-                                        voice="you" if seat in people else "they")["sentence"]
-            except Exception:  # words must never cost the review
-                words = ""
-            entry["better"] = {"action": str(best), "words": str(words), "chance": round(best_chance, 4)}
+        reach(t - 1)
+        j, played = judged(t - 1)
+        seat = game.current
+        before = game.copy() if played is not None else None
+        confirmed = None
+        if played is not None and _loss(j, seat, played) >= BETTER_MARGIN:
+            confirmed = jd.judgement(game, seat, played, f"{key}:{t - 1}", CONFIRM.get(game.n, 2), view=view)
+        reach(t)
+        entry = {"chances": _rounded(_point(game, judged(t)[0]))}
+        if played is not None:
+            c = confirmed or j
+            after = c.chance_of(played) or c.position
+            if not getattr(jd, "one_view", True) and game.phase != "over":
+                entry["chances"] = _rounded(after)  # (the review before the one view: the move played's chance)
+            mine = after[seat]
+            best = c.moves[c.best]
+            best_chance = c.chances[c.best][seat] if c.chances[c.best] is not None else mine
+            entry.update(played=round(mine, 4), best=round(max(mine, best_chance), 4), better=None)
+            if c.index(played) != c.best and best_chance >= mine + BETTER_MARGIN:
+                try:
+                    words = explain_details(before.observation(seat), best, None,
+                                            voice="you" if seat in people else "they")["sentence"]
+                except Exception:  # words must never cost the review
+                    words = ""
+                entry["better"] = {"action": str(best), "words": str(words), "chance": round(best_chance, 4)}
         out.append(entry)
     return out
+
+
+def _point(game, j):
+    """The chart's point where ``game`` stands: the result once it is over, else the judgement's reading of the
+    position (``j``; even shares where no one chooses)."""
+    if game.phase == "over":
+        return _result(game)
+    if j is None:
+        return [1.0 / game.n] * game.n
+    return j.position
 
 
 def _loss(j, seat, played):
@@ -190,15 +240,6 @@ def _loss(j, seat, played):
     if mine is None or best is None:
         return 0.0
     return best[seat] - mine[seat]
-
-
-def _reading(jd, game, key):
-    """Every seat's chance where ``game`` stands, by the judge (the result once the game is over)."""
-    if game.phase == "over":
-        return _result(game)
-    if game.phase != "action":
-        return [1.0 / game.n] * game.n
-    return jd.judgement(game, game.current, None, key).position
 
 
 def _rounded(chances):

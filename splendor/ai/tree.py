@@ -141,7 +141,7 @@ def _walk(g, node, path, scorer, width, c, moves, priors=None, prior_c=1.0, poli
         moves = None
 
 
-def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None, every=None, force=None):
+def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None, every=None, force=None, deal=None):
     """The tree search from ``game`` (an action phase of ``seat``) over the root moves ``cands`` (chosen at the root by
     PUCT with ``priors`` when given, else by UCB; below the root by ``inner``'s priors when given, a
     :class:`~splendor.ai.policy.PolicyModel`): (best index into cands, per-candidate [visits, total value], the most
@@ -149,14 +149,18 @@ def search(bot, game, seat, cands, rng, clock, horizon, priors=None, inner=None,
 
     For the coach (:mod:`splendor.ai.coach`): ``every``, a dict, gets per root move every seat's summed chances over
     the walks through it (the tree keeps only the mover's); ``force`` = (a move of ``cands``, visits) adds walks that
-    start with that move, once the clock is done, until it has that many visits."""
+    start with that move, once the clock is done, until it has that many visits; ``deal`` (the game review's one
+    view): walk ``k``'s deal of the unseen cards is ``deal(k)`` (a game of its own), not a fresh one from ``rng``."""
     model, scorer = bot.model, bot.scorer
     n_seats = len(game.player_list)
     root = {}
     deepest = 0
 
+    walks = [0]
+
     def walk(moves, moves_priors):
-        g = resample(game, seat, rng)
+        g = resample(game, seat, rng) if deal is None else deal(walks[0])
+        walks[0] += 1
         path = []
         _walk(g, root, path, scorer, bot.tree_width, bot.tree_c, moves, moves_priors, bot.prior_c, inner)
         if g.phase != "over":

@@ -1072,10 +1072,14 @@ def replay(record):
 
 
 
-def determinize(observation, rng):
+def determinize(observation, rng, order=None):
     """A full Game consistent with ``observation`` (from ``Game.observation``): the unseen cards (deck order and
     other seats' blind reservations) are dealt at random with ``rng``. Bots search such samples, so what they do
     cannot depend on what their seat may not see.
+
+    ``order`` (a dict: card code to a number) deals them by that order instead: every position of one game dealt
+    with one order gets the same deal of the cards still unseen (the game review's one view), so two neighbouring
+    positions differ only by what the moves between them showed.
     """
     obs = observation
     seen = set()
@@ -1086,7 +1090,10 @@ def determinize(observation, rng):
         seen.update(r for r in t["reserved"] if isinstance(r, str))
     unseen = [[c.code for c in level if c.code not in seen] for level in CARDS_BY_LEVEL]
     for pool in unseen:
-        rng.shuffle(pool)
+        if order is None:
+            rng.shuffle(pool)
+        else:
+            pool.sort(key=order.__getitem__)
     tableaus = []
     for t in obs["tableaus"]:
         reserved = []
