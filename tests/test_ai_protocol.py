@@ -339,3 +339,18 @@ def test_the_weighed_list_never_shows_a_better_chance_than_the_advised_move_nor_
     out = weighed(info, "take white blue green")
     assert [w["action"] for w in out] == ["take white blue green", "take2 red"]
     assert all(w["chance"] <= out[0]["chance"] for w in out)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_hint_whose_time_is_spent_before_its_search_still_has_its_chance(players):
+    """Issue 72: the first hint of a game (its time spent while the worker read the expert's files) came without a
+    chance; a hint makes coach.HINT_MIN_WALKS walks whatever its time."""
+    import time
+
+    from splendor.ai import coach
+    from splendor.ai.budget import Budget
+    g = splendor.new_game(players=players, seed=8)
+    spent = Budget(seconds=0.2).started(now=lambda: time.perf_counter() - 10)
+    action, info = coach.advise(g.observation(0), random.Random(1), spent)
+    assert info["iterations"] >= coach.HINT_MIN_WALKS
+    assert 0 < info["win_chance"] < 1 and info["candidates"][0]["action"] == str(action)

@@ -393,3 +393,49 @@ def test_a_buy_from_your_own_reserve_says_your_reserve_in_the_flash_and_the_revi
     app.review = {"entry": entry, "turns": turns, "step": len(turns), "positions": {}}
     said = " ".join(s for s, _ in app.review_turn_words())
     assert "from your reserve" in said and "their reserve" not in said, said
+
+
+def test_every_judged_move_carries_its_class_and_the_chart_marks_the_bad_ones(finished):
+    """Issue 72: a jump of the line says why: each move's class and what it lost in the step view, the mistakes and
+    blunders marked on the chart (on their mover's line) and named in the chart's text."""
+    from splendor.ai.review import move_class
+    storage, app = finished
+    app.act("review", {})
+    run_review(app)
+    kept = app.review["data"]
+    data = app.review["data"] = json.loads(json.dumps(kept))  # (changed here only: the stored review is kept)
+    pos = data["positions"]
+    names = app.review["entry"]["names"]
+    # one of each class, on the review of this game, whoever moved: the words follow the loss
+    cases = {"best": 0, "good": .04, "mistake": .15, "blunder": .31}
+    judged = [t for t in range(1, len(pos) - 1) if "played" in pos[t]]
+    picked = dict(zip(cases, judged[3:]))
+    for cls, t in picked.items():
+        pos[t]["best"] = round(min(1.0, pos[t]["played"] + cases[cls]), 4)
+        cases[cls] = pos[t]["best"] - pos[t]["played"]
+    html = view.render(app)
+    chart = html.split('id="rv-chart"')[1].split("</svg>")[0]
+    for cls, t in picked.items():
+        mover = data["moves"][t - 1]["seat"]
+        assert move_class(pos[t])[0] == cls
+        app.act("review-step", {"to": str(t)})
+        step = view.render(app).split('class="rv-move"')[1].split("</section>")[0]
+        assert f'class="rv-class rv-{cls}"><b>{cls.capitalize()}</b>' in step
+        if cls in ("mistake", "blunder"):
+            points = round(100 * cases[cls])
+            assert f"{points} points of chance below" in step
+            x = 1000 * t / (len(pos) - 1)
+            y = 100 * (1 - pos[t]["chances"][mover])
+            assert f'class="rv-flag rv-{cls}" x1="{x:.1f}" x2="{x:.1f}" y1="{y:.1f}"' in chart
+            assert f"move {t} ({names[mover]})" in html.split('id="rv-chart-desc">')[1].split("</desc>")[0]
+        else:
+            assert f'rv-flag rv-{cls}' not in chart
+    app.act("review-step", {"to": str(picked["best"])})
+    assert "the move the expert would have played" in view.render(app)
+    for t in judged:  # every judged move has its class in the step view
+        if t in picked.values():
+            continue
+        app.act("review-step", {"to": str(t)})
+        assert 'class="rv-class rv-' in view.render(app)
+    app.review["data"] = kept
+    app.act("review-close", {})

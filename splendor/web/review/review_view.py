@@ -5,6 +5,7 @@ Pure Python, escaped like view.py; the state is ``review.state.ReviewState``'s."
 import time
 
 from ...engine.cards import COLORS, TOKEN_COLORS
+from ...ai.review import MARKED, move_class
 from ..table import words
 from ..table.faces import attrs, cap, card_face, drawn, esc, lettered
 
@@ -89,6 +90,8 @@ def chart(app):
         lines.append(f'<polyline class="rv-line rv-seat{s}" points="{pts}"'
                      f'{attrs(stroke_dasharray=DASHES[s] or None)}/>')
     marks = "".join(dot("rv-mark", tp["turn"], tp["to"]) for tp in turning)
+    flagged = flags(app, pos)
+    marks += "".join(dot(f"rv-flag rv-{cls}", k, pos[k]["chances"][mover]) for k, mover, cls, _loss in flagged)
     step = min(r["step"], len(pos) - 1)
     cursor = (f'<line class="rv-cursor" x1="{x(step):.1f}" x2="{x(step):.1f}" y1="0" y2="{H}"/>'
               + "".join(dot(f"rv-dot rv-seat{s}", step, pos[step]["chances"][s]) for s in range(n)))
@@ -99,6 +102,9 @@ def chart(app):
                    for k in range(len(pos)))
     mid = last // 2  # (the middle of the chart, a whole move: half a move left of it when the count is odd)
     ticks = f'<span>Deal</span><span>Move {mid}</span><span>Move {last}</span>'
+    kinds = {cls for _k, _m, cls, _l in flagged}
+    flag_key = "".join(f'<li class="rv-flag-key rv-{cls}"><svg viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" '
+                       f'cy="5" r="4"/></svg>{cap(cls)}</li>' for cls in MARKED if cls in kinds)
     legend = "".join(f'<li class="rv-key rv-seat{s}"><svg viewBox="0 0 24 8" aria-hidden="true"><line x1="0" x2="24" '
                      f'y1="4" y2="4"{attrs(stroke_dasharray=DASHES[s] or None)}/></svg>{esc(names[s])} '
                      f'<b>{pct(pos[step]["chances"][s])}</b></li>' for s in range(n))
@@ -112,9 +118,21 @@ def chart(app):
             f'<desc id="rv-chart-desc">{esc(chart_summary(app, pos))}</desc>'
             f'{grid}{"".join(lines)}{marks}{cursor}{hits}</svg></div>'
             f'<div class="rv-ticks" aria-hidden="true">{ticks}</div>'
-            f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}</ul>'
+            f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}{flag_key}</ul>'
             f'<p class="rv-alt">Tap the chart to see the table after a move. The turning '
             f'points are listed below.</p></figcaption></figure>')
+
+
+def flags(app, pos):
+    """The moves the chart marks (:data:`~splendor.ai.review.MARKED`: mistakes and blunders) among the positions
+    known: [(move, its mover, class, loss)]."""
+    turns = app.review["turns"]
+    out = []
+    for k in range(1, len(pos)):
+        judged = move_class(pos[k]) if k <= len(turns) else None
+        if judged and judged[0] in MARKED:
+            out.append((k, turns[k - 1][2], judged[0], judged[1]))
+    return out
 
 
 def chart_summary(app, pos):
@@ -128,6 +146,10 @@ def chart_summary(app, pos):
         out.append(f"{name}: {pct(series[0])} at the deal, highest {pct(series[high])} after move {high}, lowest "
                    f"{pct(series[low])} after move {low}, {pct(series[-1])} "
                    f"{'at the end' if r['data'] else f'after move {len(series) - 1}, so far'}.")
+    for cls in MARKED:
+        moves = [f"move {k} ({names[mover]})" for k, mover, c, _loss in flags(app, pos) if c == cls]
+        if moves:
+            out.append(f"{cap(words.plural(len(moves), cls))} marked: {', '.join(moves)}.")
     return " ".join(out)
 
 
@@ -153,7 +175,11 @@ def stepper(app, turns):
         seat = r["turns"][step - 1][2]
         for sentence, why in app.review_turn_words():
             said.append(f'<li>{esc(sentence)}{f" <span class=rv-why>({esc(why)})</span>" if why else ""}</li>')
-        better = r["data"]["positions"][step].get("better") if r["data"] else None
+        entry = r["data"]["positions"][step] if r["data"] else None
+        judged = move_class(entry) if entry else None
+        if judged:
+            said.append(class_words(judged, e["names"][seat]))
+        better = entry.get("better") if entry else None
         if better:
             played = r["data"]["positions"][step]["played"]
             said.append(better_words(better, played, e["names"][seat], seat in set(e["people"]), "li"))
@@ -225,6 +251,20 @@ def better_words(better, played, name, person, tag):
     return (f'<{tag} class="rv-better"><b>{esc(label)}:</b> {esc(cap(better["words"]))}. '
             f'{esc(cap(whose))} chance with it: {pct(better["chance"])}, against {pct(played)} with the move '
             f'played.</{tag}>')
+
+
+def class_words(judged, name):
+    """A judged move's class and what it lost against its mover's best choice, in a line of the step view."""
+    cls, loss = judged
+    whose = possessive(name)
+    points = round(100 * loss)
+    if cls == "best":
+        said = "the move the expert would have played"
+    elif points < 1:
+        said = f"as good as {whose} best choice"
+    else:
+        said = f"{words.plural(points, 'point')} of chance below {whose} best choice"
+    return f'<li class="rv-class rv-{cls}"><b>{cap(cls)}</b>: {esc(said)}.</li>'
 
 
 def possessive(name):
