@@ -524,7 +524,8 @@ def action_bar(app):
         short = app.hint.get("short", app.hint["text"])
         if short != app.hint["text"]:  # (on phones: the marked card without its printed cost)
             said = f'<span class="lab-long">{said}</span><span class="lab-short" aria-hidden="true">{esc(short)}</span>'
-        line = f'<p class="prompt hint" id="hint-text">{said}{hint_weighed(app.hint)}</p>'
+        line = (f'<p class="prompt hint" id="hint-text"{attrs(data_action=app.hint["action"])}>{said}'
+                f'{hint_weighed(app.hint)}</p>')
     msg = f'<p class="message" id="message" role="status">{esc(app.message)}</p>'
     if app.info and not app.message:
         msg = f'<p class="message info" id="message" role="status">{esc(app.info)}</p>'
