@@ -20,8 +20,9 @@ from ..engine.game import determinize
 from .budget import Budget
 
 #: Iterations of the judge per position of a review, per table size: what keeps a 2-player review within 20 s in
-#: Chromium with the processor slowed 4 times, and a 4-player one near that (docs/BOTS.md, "Its cost").
-REVIEW_ITERATIONS = {2: 160, 3: 48, 4: 48}
+#: Chromium with the processor slowed 4 times, and a 4-player game of 100 moves within 20 s unslowed (docs/BOTS.md,
+#: "Its cost").
+REVIEW_ITERATIONS = {2: 160, 3: 40, 4: 40}
 #: Walks a hint's judgement makes at least, whatever its time (issue 72: the first hint of a game, its time spent
 #: while the worker read the expert's files, came without a chance).
 HINT_MIN_WALKS = 48

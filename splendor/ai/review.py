@@ -41,9 +41,9 @@ JUDGE = "expert-search/2"
 BETTER_MARGIN = 0.03
 #: ... in a second, longer judgement of the position (this many times the walks, per table size), asked only where
 #: the first one finds such a move: a short search's favourite can be a move it has hardly looked at, and a longer
-#: look, which the hint had, often prefers the move played. (At 3-4 players twice: a longer look there costs most of
-#: a review's time.)
-CONFIRM = {2: 3, 3: 2, 4: 2}
+#: look, which the hint had, often prefers the move played. (At 3-4 players half as long again: a longer look there
+#: costs most of a review's time.)
+CONFIRM = {2: 3, 3: 1.5, 4: 1.5}
 #: Turning points: at most this many turns whose movers lost most against their best choice (each a loss of at least
 #: BETTER_MARGIN, by a mover whose chance fell) ...
 TOP_TURNING = 4
@@ -88,6 +88,7 @@ class ExpertJudge:
         self.iterations = iterations
         self.one_view = one_view
         self.scale = scale  # (the walks and the move played's, that many times: the longer review it is measured by)
+        self.settings = (iterations, one_view, scale, JUDGE)
 
     def judgement(self, game, seat, played, key, longer=1, view=None):
         """:class:`~splendor.ai.coach.Judgement` of ``game`` (``seat`` to act; ``played`` the move it played, or
@@ -95,9 +96,9 @@ class ExpertJudge:
         played's); ``view``: the review's :class:`~splendor.ai.coach.OneView` (None: the mover's own)."""
         its = self.iterations or coach.REVIEW_ITERATIONS.get(game.n, 48)
         longer *= self.scale
-        force = coach.FORCE_VISITS.get(game.n, 8) * longer
+        force = round(coach.FORCE_VISITS.get(game.n, 8) * longer)
         deal = view.deals(game, played) if view is not None and self.one_view else None
-        return coach.judge(game, seat, random.Random(f"review:{key}:{longer}"), its * longer, played, force,
+        return coach.judge(game, seat, random.Random(f"review:{key}:{longer}"), round(its * longer), played, force,
                            deal=deal)
 
 
@@ -165,7 +166,7 @@ def review_chunk(record, people, start, stop, judge=None):
     game = _fresh(record)
     done = 0  # actions applied to ``game``
     out = []
-    kept = {}  # position p's judgement (p: turns played before it), judged once
+    kept = _kept(record, people, jd)  # position p's judgement (p: turns played before it), judged once
 
     def move_of(p):
         """Turn p + 1's first action if position p is a choice of its mover (an action phase with several moves)."""
@@ -222,6 +223,22 @@ def review_chunk(record, people, start, stop, judge=None):
                 entry["better"] = {"action": str(best), "words": str(words), "chance": round(best_chance, 4)}
         out.append(entry)
     return out
+
+
+_MEMO = {"game": None, "kept": {}}
+
+
+def _kept(record, people, jd):
+    """The judgements kept for ``record``'s review: a piece's last position is the next piece's first (its reading
+    is one's last point, its move the other's first), judged once for both when the judge says how it judges
+    (``jd.settings``: the same settings judge alike) and the pieces come in turn, as the page's worker asks them."""
+    settings = getattr(jd, "settings", None)
+    if settings is None:
+        return {}
+    game = (settings, record.get("seed"), record.get("players"), tuple(record["actions"]), tuple(sorted(people)))
+    if _MEMO["game"] != game:
+        _MEMO["game"], _MEMO["kept"] = game, {}
+    return _MEMO["kept"]
 
 
 def _point(game, j):
