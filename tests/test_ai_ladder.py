@@ -203,3 +203,30 @@ def test_a_simulated_player_rated_as_the_page_rates_ends_near_its_measured_stren
     assert r.games == 40 and len(met) >= 2
     assert abs(r.rating - measured) <= 100, (r, measured)
     assert math.isfinite(r.rd) and r.rd < 100
+
+
+def test_no_level_takes_gems_only_to_give_the_same_back():
+    """Issue 72: the hand-written hard bot (now hard-classic, off the ladder) once sat at 10 tokens taking gems and
+    giving the same back ("Took and gave back") for several turns. At 10 tokens, with cards to reserve and nothing
+    to buy, no level's whole turn leaves its tokens as they were."""
+    import splendor.training.netnumpy  # noqa: F401  (the network on numpy, as the arenas run it)
+    from splendor.ai.ladder import NAMES
+    from splendor.training.arena import entry_budget, make_bot
+    from test_ai_states import build
+
+    takes = 0
+    for seed in (1, 2, 3):
+        for counts in ((2, 2, 2, 2, 2, 0), (4, 2, 2, 1, 0, 1)):
+            for name in NAMES:
+                g = build(seed=seed, tokens={0: counts})
+                bot = make_bot(name)
+                rng = random.Random(seed)
+                before = dict(g.players[0].tokens)
+                first = None
+                while g.current_player == 0 and not g.is_over:
+                    action = bot.choose(g.observation(0), rng, entry_budget(name, 2))
+                    first = first or str(action)
+                    g.apply(action)
+                takes += first.startswith("take")
+                assert dict(g.players[0].tokens) != before or not first.startswith("take"), (name, seed, first)
+    assert takes >= 5  # (the weaker levels do take there: the check is not empty)
