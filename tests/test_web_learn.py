@@ -202,10 +202,57 @@ def test_each_idea_is_explained_once_when_it_first_matters():
     a = advice()
     assert a.idea == "final" and "fewer bought cards" in a.idea_text
     assert set(state.seen) == {"limit", "discount", "gold", "noble", "final"}
+    assert a.idea_short != a.idea_text and len(a.idea_short) <= SHORT_WORDS
     # The state lives in storage: a reload remembers what was explained.
     again = tutorial.GuideState(storage)
     again.load()
     assert set(again.seen) == set(state.seen) and again.offered and again.game == "g"
+
+
+#: The most characters of the guide's words on the shortest phones: three lines at 360 px beside its buttons, so the
+#: box lies over the level 3 cards only (the browser test measures it).
+SHORT_WORDS = 80
+
+
+def test_the_shortest_phones_get_the_guides_words_in_fewer_words():
+    """Issue 72: at 360x640 the box hid the level 2 cards and the prices its idea explained."""
+    seen_ideas = set()
+    for players in (2, 4):
+        for seed in range(12):
+            game = splendor.new_game(players=players, seed=2000 + seed, first_player=0)
+            state = tutorial.GuideState(MemoryStorage())
+            state.begin("g")
+            bots = ai.get_bot("medium")
+            rng = random.Random(seed)
+            for _ in range(40):
+                if game.is_over:
+                    break
+                if game.current_player == 0:
+                    a = state.follow(game, 0, "g")
+                    if a is not None:
+                        for long, short in ((a.text, a.short), (a.idea_text, a.idea_short)):
+                            assert len(short) <= SHORT_WORDS, short
+                            assert bool(long) == bool(short) and len(short) <= len(long)
+                        seen_ideas.add(a.idea)
+                        html = learn_view.coach_box(_app_with(a))
+                        if a.short != a.text:
+                            assert '<span class="coach-short" aria-hidden="true">' in html
+                game.apply(bots.choose(game.observation(game.current_player), rng))
+    assert {"discount", "limit"} <= seen_ideas
+
+
+class _AppWith:
+    def __init__(self, advice):
+        self.coach = advice.to_dict()
+        self.my_turn = True
+        self.showing = None
+
+    def coach_words_shown(self):
+        return True
+
+
+def _app_with(advice):
+    return _AppWith(advice)
 
 
 def test_an_idea_on_show_survives_a_reload_of_the_same_position():

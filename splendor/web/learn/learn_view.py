@@ -58,6 +58,15 @@ def guided_noble(app, noble):
 CARD_SUFFIX = ", marked by the guide"
 
 
+def _said(text, short):
+    """The guide's words, with their shorter form for the shortest phones when there is one (learn.css shows it
+    there, the whole words kept for screen readers)."""
+    if not short or short == text:
+        return esc(text)
+    return (f'<span class="coach-long">{esc(text)}</span>'
+            f'<span class="coach-short" aria-hidden="true">{esc(short)}</span>')
+
+
 def coach_box(app):
     """The guide's words for this turn, beside what it marks on the board; '' when there is nothing to say."""
     coach = getattr(app, "coach", None)
@@ -67,11 +76,11 @@ def coach_box(app):
         return ""
     parts = []
     if coach.get("text"):
-        parts.append(f'<p class="coach-main">{esc(coach["text"])}</p>')
+        parts.append(f'<p class="coach-main">{_said(coach["text"], coach.get("short"))}</p>')
     if coach.get("idea_text"):
         # (after advice, a paragraph of its own under a dividing line; alone, it runs on from the title)
         idea = "coach-idea" if coach.get("text") else "coach-idea alone"
-        parts.append(f'<p class="{idea}"><b>New: </b>{esc(coach["idea_text"])}</p>')
+        parts.append(f'<p class="{idea}"><b>New: </b>{_said(coach["idea_text"], coach.get("idea_short"))}</p>')
     # (the buttons before the words, so that a short phone can float them beside the first lines: learn.css; the
     # layout puts them after the words elsewhere)
     return (f'<section class="coach" aria-labelledby="coach-title" id="coach"><h2 id="coach-title">'

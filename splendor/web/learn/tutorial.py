@@ -40,12 +40,15 @@ class Advice:
 
     ``card``: the card to point at (None when there is none); ``take``: the take to point at on the supply (an
     Action, or None); ``colors``: its colors; ``buy``: True when the card can be bought now; ``text``: one or two
-    sentences; ``idea`` / ``idea_text``: the new idea explained this turn, if any; ``noble``: a noble to point at.
+    sentences; ``idea`` / ``idea_text``: the new idea explained this turn, if any; ``noble``: a noble to point at;
+    ``short`` / ``idea_short``: the same in fewer words, for the shortest phones (where the box lies over the
+    market: issue 72, it hid the level 2 cards and the prices it explained).
     """
 
-    __slots__ = ("card", "take", "buy", "text", "idea", "idea_text", "noble")
+    __slots__ = ("card", "take", "buy", "text", "idea", "idea_text", "noble", "short", "idea_short")
 
-    def __init__(self, card=None, take=None, buy=False, text="", idea=None, idea_text="", noble=None):
+    def __init__(self, card=None, take=None, buy=False, text="", idea=None, idea_text="", noble=None, short="",
+                 idea_short=""):
         self.card = card
         self.take = take
         self.buy = buy
@@ -53,6 +56,8 @@ class Advice:
         self.idea = idea
         self.idea_text = idea_text
         self.noble = noble
+        self.short = short or text
+        self.idea_short = idea_short or idea_text
 
     @property
     def colors(self):
@@ -64,7 +69,8 @@ class Advice:
         """JSON-able: what the page keeps and renders."""
         return {"card": self.card.code if self.card else None, "colors": list(self.colors),
                 "take": str(self.take) if self.take else None, "buy": self.buy, "text": self.text,
-                "idea": self.idea, "idea_text": self.idea_text, "noble": self.noble.code if self.noble else None}
+                "idea": self.idea, "idea_text": self.idea_text, "noble": self.noble.code if self.noble else None,
+                "short": self.short, "idea_short": self.idea_short}
 
 
 # -- words ----------------------------------------------------------------------------------------------------------
@@ -211,12 +217,12 @@ def _first_card_advice(game, seat, target, first):
     pick = first_card(game, seat, target)
     if pick is None:
         return Advice(text="No cheap card is within two turns now. Take gems toward a card you like, or tap Hint "
-                           "for a suggestion.")
+                           "for a suggestion.", short="No cheap card is near: take gems toward one, or tap Hint.")
     card, take, turns = pick
     if take is None:
         return Advice(card=card, buy=True, text=(
             f"You can buy {card_words(card)}: tap it, then Buy. Its bonus takes one {card.bonus} off later "
-            "cards."))
+            "cards."), short=f"Buy the marked {card.bonus} card: tap it, then Buy.")
     price = game.price(card, seat)
     mine = game.players[seat].tokens
     extra = [c for c in take.colors if price[c] <= mine[c]]
@@ -226,7 +232,9 @@ def _first_card_advice(game, seat, target, first):
         said += f"; the {_join(extra)} {'is' if len(extra) == 1 else 'are'} for a later card"
     why = ("Cheap cards first: a card's bonus is a lasting discount on later cards." if first else
            "Gems score nothing: they are for buying cards.")
-    return Advice(card=card, take=take, text=f"{said}. {why}")
+    soon = "yours next turn" if turns == 0 else "one take away"
+    short = f"Take {take_words(take)}: then the marked {card.bonus} card is {soon}."
+    return Advice(card=card, take=take, text=f"{said}. {why}", short=short)
 
 
 # -- the ideas ------------------------------------------------------------------------------------------------------
@@ -243,7 +251,8 @@ def _noble_in_reach(game, seat):
 
 
 def idea_now(game, seat, seen=()):
-    """(idea, sentence, noble or None) for the first idea not yet ``seen`` that matters now, or None."""
+    """(idea, sentence, noble or None, the sentence in fewer words) for the first idea not yet ``seen`` that matters
+    now, or None."""
     if game.is_over or game.current_player != seat:
         return None
     p = game.players[seat]
@@ -253,25 +262,29 @@ def idea_now(game, seat, seen=()):
         extra = count - TOKEN_LIMIT
         candidates.append(("limit", (
             f"You hold {count} tokens, and at the end of a turn you may keep at most 10, gold included (cards and "
-            f"nobles do not count). Give back {extra}: any colors, even ones you just took."), None))
+            f"nobles do not count). Give back {extra}: any colors, even ones you just took."), None,
+            f"You may keep 10 tokens, gold included: give back {extra}, any colors."))
     if game.phase != "action":
         return _first(candidates, seen)
     if game.final_round:
         candidates.append(("final", (
             "A player has reached 15 points, so this is the final round: it is played out so that everyone has the "
             "same number of turns. Then the highest score wins, and a tie goes to the player with fewer bought "
-            "cards (still tied: a shared victory)."), None))
+            "cards (still tied: a shared victory)."), None,
+            "Final round: it is played out, then the highest score wins (tie: fewer cards)."))
     if p.cards:
         color = next((c for c in COLORS if p.bonuses[c]), p.cards[0].bonus)
         candidates.append(("discount", (
             f"Your {color} card is a bonus for good: every card costing {color} now costs you one less (the "
             "numbers on the cards show what you pay). Bonuses are never spent, so each card makes the next ones "
-            "cheaper."), None))
+            "cheaper."), None,
+            f"Your {color} card is a lasting bonus: {color} costs you one less (see the prices)."))
     if p.reserved or p.tokens["gold"]:
         gold = ("Your reservation gave you a gold: it pays for one token of any color."
                 if p.tokens["gold"] else "A reservation gives a gold when any is left: gold pays for any color.")
         candidates.append(("gold", gold + " A reserved card is yours alone to buy later; you may hold 3, and they "
-                                          "score only once bought.", None))
+                                          "score only once bought.", None,
+                           "Gold pays for any color; a reserved card is yours alone to buy later."))
     near = _noble_in_reach(game, seat)
     if near is not None:
         nb, missing = near
@@ -279,19 +292,20 @@ def idea_now(game, seat, seen=()):
         candidates.append(("noble", (
             f"The noble needing {needs} is {missing} bonus{'es' if missing > 1 else ''} away. A noble comes by "
             "itself at the end of your turn when your bonuses (bought cards, not tokens) meet its needs: 3 points, "
-            "no action needed."), nb))
+            "no action needed."), nb,
+            f"The marked noble is {missing} bonus{'es' if missing > 1 else ''} away; it comes by itself: 3 points."))
     if count >= NEAR_LIMIT:
         candidates.append(("limit", (
             f"You hold {count} tokens; you may keep 10 at a turn's end, gold included: a good time to buy."),
-            None))
+            None, f"You hold {count} tokens and may keep 10: a good time to buy."))
     return _first(candidates, seen)
 
 
 def _first(candidates, seen):
     for idea in IDEAS:
-        for key, text, noble in candidates:
+        for key, text, noble, short in candidates:
             if key == idea and key not in seen:
-                return key, text, noble
+                return key, text, noble, short
     return None
 
 
@@ -319,7 +333,7 @@ def advise(game, seat, seen=(), target=None, first=True):
         advice = _first_card_advice(game, seat, target, first)
     idea = idea_now(game, seat, seen)
     if idea is not None:
-        advice.idea, advice.idea_text, advice.noble = idea
+        advice.idea, advice.idea_text, advice.noble, advice.idea_short = idea
     if not advice.text and not advice.idea:
         return None
     return advice
