@@ -927,7 +927,8 @@ def dialog(app):
             buttons.append('<p class="why-not">No gold is left, so a reserve gives no gold now.</p>')
     msg = f'<p class="message" role="status">{esc(app.message)}</p>' if app.message else ""
     return f"""<div class="scrim" data-act="close"></div>
-<div class="dialog card-dialog" role="dialog" aria-modal="true" aria-labelledby="dlg-title" id="dialog">
+<div class="dialog card-dialog{' with-swaps' if 'swap-row' in table else ''}" role="dialog" aria-modal="true" \
+aria-labelledby="dlg-title" id="dialog">
 <h2 id="dlg-title">{esc(where)}: level {card.level} {esc(card.bonus)} card</h2>
 <div class="dialog-body">
 <div class="card big bonus-{card.bonus}{' affordable' if can else ''}" role="img"\
