@@ -649,3 +649,21 @@ def test_a_buy_dialog_with_gold_to_swap_fits_the_screen_without_scrolling(touch_
     settle(page)
     record = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(SAVE_KEY)})"))["record"]
     assert record["actions"][len(save["record"]["actions"])].startswith(f"buy {card.code}")
+
+
+def test_held_sideways_a_thinking_bots_spinner_sits_inside_its_panel(touch_page):
+    """Issue 72: in landscape the spinner lay over the bot panel's corner, half outside its border."""
+    page = touch_page(844, 390)
+    open_game(page, "pace=0&bot_budget=3")  # (each bot thinks 3 s a move)
+    start(page, opponents=3, seed=31, starts="A bot", levels=["Expert", "Expert", "Expert"])
+    page.wait_for_function("() => document.querySelector('.seat.opp .spinner')")
+    spun = page.evaluate("""() => { const s = document.querySelector('.seat.opp .spinner');
+      const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+      const h2 = s.closest('h2');
+      return {spinner: box(s), panel: box(s.closest('.seat')), cut: h2.scrollWidth > h2.clientWidth}; }""")
+    # (it turns: its box grows and shrinks about its middle; the middle and the least box stay inside the panel)
+    left, top, right, bottom = spun["spinner"]
+    mid = ((left + right) / 2, (top + bottom) / 2)
+    pl, pt, pr, pb = spun["panel"]
+    assert pl + 3 <= mid[0] - 5 and pt + 3 <= mid[1] - 5 and mid[0] + 5 <= pr and mid[1] + 5 <= pb, spun
+    assert not spun["cut"]
