@@ -128,7 +128,7 @@ def test_the_person_is_told_a_better_move_and_why(finished):
     people_turns = [tp for tp in data["turning"] if tp["mover"] == 0 and tp.get("better")]
     assert people_turns
     html = view.render(app)
-    assert "Better:" in html and "Your chance with it: " in html and "with the move played." in html
+    assert "Better:" in html and "points of chance below your best choice." in html
     # the turning points: moves that lost most against their player's best choice, in plain words
     turning = html.split('id="rv-turning-title"')[1]
     assert "You moved: your chance went from" in turning
@@ -136,7 +136,8 @@ def test_the_person_is_told_a_better_move_and_why(finished):
         name = "You" if tp["mover"] == 0 else "Bot 1"
         assert f'{name} moved: {"your" if name == "You" else "Bot 1’s"} chance went from {round(100 * tp["from"])}% ' \
                f'to {round(100 * tp["to"])}%.' in turning
-        assert f'{round(100 * tp["best"])}%, against {round(100 * tp["played"])}% with the move played.' in turning
+        points = round(100 * (tp["best"] - tp["played"]))
+        assert f'{points} point{"s" if points != 1 else ""} of chance below' in turning
     app.act("review-close", {})
 
 

@@ -55,13 +55,11 @@ def check_better_move(page):
     texts = items.all_inner_texts()
     better = [t for t in texts if "Better:" in t]
     assert better, texts
-    # what the better move is, why, and the chance each gives
-    assert re.search(r"Better: (Buys|Takes|Reserves) .+\. Your chance with it: \d+%, against \d+% with the move "
-                     r"played\.", better[0]), better[0]
-    # one number per move: the move played's chance is where the chart's line goes after it
-    said = re.search(r"You moved: your chance went from (\d+)% to (\d+)%\.", better[0])
-    played = re.search(r"against (\d+)% with the move played", better[0])
-    assert said and said.group(2) == played.group(1), better[0]
+    # what the better move is and why, after what the move played lost against it (its class, in points of chance)
+    assert re.search(r"(Good|Inaccuracy|Mistake|Blunder): \d+ points? of chance below your best choice\.\s+"
+                     r"Better: (Buys|Takes|Reserves) .+\.", better[0]), better[0]
+    # the chart's point after the move is the line's: the words say where it went
+    assert re.search(r"You moved: your chance went from (\d+)% to (\d+)%\.", better[0]), better[0]
     return better[0]
 
 
@@ -249,9 +247,11 @@ def follow_hint(page, press="tap"):
 
 
 @pytest.mark.slow
-def test_a_game_played_by_the_hints_is_reviewed_without_a_loss(touch_page):
-    # One coach (issue 62): the hint and the review ask the same judge, so a person who plays every hint is never told
-    # by the review that a followed hint lost 3 points or more against a better move.
+def test_a_game_played_by_the_hints_is_reviewed_with_hardly_a_loss(touch_page):
+    # One coach (issue 62): the hint and the review ask the same judge, so a person who plays every hint is seldom told
+    # by the review that a followed hint lost 3 points or more against a better move: the bar of issue 72 is 1 in 40
+    # (tools/coach_agreement.py --games 20: 5 of 531), so at most one in a game (the hint's search is timed: the game
+    # played differs from run to run).
     page = touch_page(390, 664)
     open_game(page, "pace=0&bot_budget=iterations:40")
     start(page, opponents=1, starts="You", seed=61)
@@ -267,8 +267,8 @@ def test_a_game_played_by_the_hints_is_reviewed_without_a_loss(touch_page):
     followed = [t for t, m in enumerate(review["moves"], 1) if m["seat"] == 0 and "played" in review["positions"][t]]
     assert len(followed) >= 15
     named = [(t, review["positions"][t]["better"]) for t in followed if review["positions"][t]["better"]]
-    assert named == []
-    assert not [tp for tp in review["turning"] if tp["mover"] == 0]
+    assert len(named) <= 1, named
+    assert len([tp for tp in review["turning"] if tp["mover"] == 0]) <= len(named)
 
 
 #: Any part of a review's small card drawn outside it (issue 63: the fourth price of a card was cut).
@@ -295,3 +295,30 @@ def test_the_reviews_small_cards_show_every_price_at_360_px(touch_page):
         four += page.evaluate("() => [...document.querySelectorAll('.rv-card')].filter((c) => "
                               "c.querySelectorAll('.pip').length === 4).length")
     assert four  # (cards of four prices were among those looked at)
+
+
+def test_every_jump_of_the_line_says_why_and_the_bad_moves_are_marked(touch_page):
+    """Issue 72: each move whose point moves 10 or more carries its class and its loss in the step view; the chart
+    marks the mistakes and blunders on their mover's line, and names them in its text."""
+    page = touch_page(390, 664)
+    open_with_storage(page, {SAVE_KEY: json.dumps(finished_save(players=2))}, query="pace=0")
+    open_review(page, press="tap")
+    page.get_by_role("region", name="Turning points").wait_for(timeout=CHART_MS)
+    review = json.loads(page.evaluate(f"() => localStorage.getItem({json.dumps(FINISHED_KEY)})"))["games"][0]["review"]
+    pos = review["positions"]
+    flagged = [t for t in range(1, len(pos)) if "played" in pos[t] and pos[t]["best"] - pos[t]["played"] > .10]
+    assert page.locator("#rv-chart .rv-flag").count() == len(flagged)
+    desc = page.locator("#rv-chart-desc").text_content()
+    for t in flagged:
+        assert f"move {t} (" in desc
+    jumps = [t for t in range(1, len(pos) - 1)
+             if abs(pos[t]["chances"][0] - pos[t - 1]["chances"][0]) >= .10 and "played" in pos[t]]
+    for t in (jumps + flagged)[:8]:
+        page.evaluate(f"() => document.querySelector('.rv-hit[data-to=\"{t}\"]').dispatchEvent("
+                      "new MouseEvent('click', {bubbles: true}))")
+        page.wait_for_function(f"() => document.getElementById('review-where').textContent.includes('After move {t} ')")
+        line = page.locator(".rv-move .rv-class").inner_text()
+        assert re.match(r"(Best|Excellent|Good|Inaccuracy|Mistake|Blunder): ", line), line
+        points = round(100 * (pos[t]["best"] - pos[t]["played"]))
+        if points >= 1 and not line.startswith("Best"):
+            assert f"{points} point" in line, line

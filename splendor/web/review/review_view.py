@@ -181,8 +181,7 @@ def stepper(app, turns):
             said.append(class_words(judged, e["names"][seat]))
         better = entry.get("better") if entry else None
         if better:
-            played = r["data"]["positions"][step]["played"]
-            said.append(better_words(better, played, e["names"][seat], seat in set(e["people"]), "li"))
+            said.append(better_words(better, e["names"][seat], seat in set(e["people"]), "li"))
         mover = f'Move {step}: {esc(e["names"][seat])}'
     else:
         mover = "The deal"
@@ -243,17 +242,15 @@ def table(app):
             f'<div class="rv-seats">{"".join(seats)}</div></section>')
 
 
-def better_words(better, played, name, person, tag):
-    """The mover's best choice, in words, with its chance and the move played's (both the judge's, from one search:
-    the move played's chance is the chart's point after the move)."""
+def better_words(better, name, person, tag):
+    """The mover's best choice, in words (what it gained over the move played is the class line's: one number for
+    it, the judge's)."""
     whose = possessive(name)
     label = "Better" if person else f"{cap(whose)} best choice"
-    return (f'<{tag} class="rv-better"><b>{esc(label)}:</b> {esc(cap(better["words"]))}. '
-            f'{esc(cap(whose))} chance with it: {pct(better["chance"])}, against {pct(played)} with the move '
-            f'played.</{tag}>')
+    return f'<{tag} class="rv-better"><b>{esc(label)}:</b> {esc(cap(better["words"]))}.</{tag}>'
 
 
-def class_words(judged, name):
+def class_words(judged, name, tag="li"):
     """A judged move's class and what it lost against its mover's best choice, in a line of the step view."""
     cls, loss = judged
     whose = possessive(name)
@@ -264,7 +261,7 @@ def class_words(judged, name):
         said = f"as good as {whose} best choice"
     else:
         said = f"{words.plural(points, 'point')} of chance below {whose} best choice"
-    return f'<li class="rv-class rv-{cls}"><b>{cap(cls)}</b>: {esc(said)}.</li>'
+    return f'<{tag} class="rv-class rv-{cls}"><b>{cap(cls)}</b>: {esc(said)}.</{tag}>'
 
 
 def possessive(name):
@@ -280,7 +277,8 @@ def turning_list(app):
         k = tp["turn"]
         mover = names[tp["mover"]]
         text = f"{mover} moved: {possessive(mover)} chance went from {pct(tp['from'])} to {pct(tp['to'])}."
-        better = better_words(tp["better"], tp["played"], mover, tp["mover"] in people, "p")
+        better = (class_words(move_class({"played": tp["played"], "best": tp["best"]}), mover, "p")
+                  + better_words(tp["better"], mover, tp["mover"] in people, "p"))
         items.append(f'<li><button type="button" class="secondary rv-tp" id="tp-{k}"'
                      f'{attrs(data_act="review-step", data_to=k)}>'
                      f'Move {k}</button><div><p>{esc(text)}</p>{better}</div></li>')
