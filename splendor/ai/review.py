@@ -1,19 +1,20 @@
-"""A finished game's review: each seat's chance to win after every turn, and for every turn the move the expert
-would have played when it rates that move better, in the bots' words, with the chance each gives; the turning
-points are the turns whose movers lost most against their best choice.
+"""A finished game's review: each seat's chance to win after every turn, every judged move's class by what it lost
+against its mover's best choice, and that choice, in the bots' words, where it is better by 3 points or more; the
+turning points are the turns whose movers lost most.
 
 Everything the review knows of the game comes from one judge, the coach's (:func:`splendor.ai.coach.judge`: the
-expert's own search, the judge behind the hint too). Every turn played from an action phase is judged once, from
-its mover's view, with the move played forced to a subtree of its own; that one judgement gives
+expert's own search, the judge behind the hint too), reading the whole game from one view
+(:class:`splendor.ai.coach.OneView`: the person's information and the same deals of the unseen cards at every
+position, so that neighbouring points differ only by what the moves changed). Every position is judged once, from
+its mover's seat, with the move then played forced to a subtree of its own; that one judgement gives
 
-- the chart's point after the turn: every seat's chance after the move played (one number per move: what the chart
-  shows is what the words say);
-- the mover's best choice (the move the expert would play) and its chance, the same search's;
-- so the loss of the move: the best choice's chance less the move played's, by the same judge.
+- the chart's point at the position: its reading (the walks' mean), one budget for every point;
+- the move played's chance, the mover's best choice (the move the expert would play) and its chance;
+- so the move's loss: the best choice's chance less the move played's, confirmed by a longer look where it is
+  :data:`BETTER_MARGIN` or more, and its class (:data:`CLASSES`).
 
-The deal's point is the first judgement's reading of the position. A turn with nothing to choose (a forced pass, a
-noble veto) is not judged: the point after it is the judge's reading of the position it leaves. A finished game's
-last point is its result (a shared victory split).
+A position with one move (a forced pass) is read the same way, a noble to veto (no search of its own) by the
+judgement before it; a finished game's last point is its result (a shared victory split).
 
 A *turn* is a seat's main action with the returns and the noble choice that follow it (a noble veto is a turn of
 its own). The review is plain JSON (:func:`review_game`), computed in pieces (:func:`review_chunk`, what the page's
@@ -204,7 +205,10 @@ def review_chunk(record, people, start, stop, judge=None):
         if played is not None and _loss(j, seat, played) >= BETTER_MARGIN:
             confirmed = jd.judgement(game, seat, played, f"{key}:{t - 1}", CONFIRM.get(game.n, 2), view=view)
         reach(t)
-        entry = {"chances": _rounded(_point(game, judged(t)[0]))}
+        here = judged(t)[0]
+        if here is None and game.phase != "over" and j is not None:  # (a noble to veto: no search of its own)
+            here = j
+        entry = {"chances": _rounded(_point(game, here))}
         if played is not None:
             c = confirmed or j
             after = c.chance_of(played) or c.position
