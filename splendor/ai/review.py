@@ -67,11 +67,15 @@ def move_class(entry):
 
     >>> move_class({"chances": [.5, .5], "played": .48, "best": .55})
     ('inaccuracy', 0.07)
+    >>> move_class({"chances": [.5, .5], "played": .45, "best": .55})[0]  # (up to 10 points: an inaccuracy)
+    'inaccuracy'
     """
     if "played" not in entry:
         return None
     loss = round(max(0.0, entry["best"] - entry["played"]), 4)
-    return next(name for top, name in CLASSES if loss < top), loss
+    if loss < CLASSES[0][0]:
+        return CLASSES[0][1], loss
+    return next(name for top, name in CLASSES[1:] if loss <= top + 1e-9), loss
 
 
 # -- the judge ----------------------------------------------------------------------------------------------------
