@@ -83,7 +83,7 @@ def test_hint_without_budget_uses_the_short_default(monkeypatch):
 
     def spy(game, seat, rng, budget, *args, **kwargs):
         handed.append(budget)
-        return judge(game, seat, rng, 30, *args, **kwargs)
+        return judge(game, seat, rng, coach.HINT_MIN_WALKS, *args, **kwargs)  # (the least a hint makes: one call)
 
     monkeypatch.setattr(coach, "judge", spy)
     game = splendor.new_game(players=2, seed=15)
@@ -286,7 +286,7 @@ def test_the_hint_weighs_each_move_by_the_chance_of_the_seat_it_advises(players,
     medium = get_bot("medium")
     while game.current_player != seat or game.phase != "action":
         game.apply(medium.choose(game.observation(game.current_player), random.Random(len(game.history))))
-    its = 120 if players == 2 else 40
+    its = 120 if players == 2 else coach.HINT_MIN_WALKS
     resp = json.loads(hint_json(json.dumps({"turn_id": 1, "observation": game.observation(seat), "seed": 2,
                                             "budget": {"iterations": its}})))
     j = coach.judge(game, seat, random.Random(2), its)
