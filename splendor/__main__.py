@@ -4,6 +4,7 @@ Commands:
   bench   random-playout speed of the engine (actions/s, games/s, copy and apply/undo cost)
   arena   bot-vs-bot games with seats rotated: win rates, points, game length, time per move
   levels  the ladder of bot levels with their measured ratings; --measure plays its round robin
+  puzzles  puzzles mined from the expert's games (--make, resumable) and the pool (--export)
   soak    many random and bot games, checking every invariant after every action
   play    play in a terminal against bots
   netdata  the sparring harness's raw logs of the agent's games as training records
@@ -34,6 +35,8 @@ def main(argv=None):
         from .training.arena import main as run
     elif command == "levels":
         from .training.ladder import main as run
+    elif command == "puzzles":
+        from .training.puzzles import main as run
     elif command == "soak":
         from .soak import main as run
     elif command == "train":

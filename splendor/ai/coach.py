@@ -34,10 +34,11 @@ class Judgement:
     """The judge's reading of one position: ``moves`` (the root's moves it tried), ``visits`` (each one's walks),
     ``chances`` (each one's chance to win for every seat, summing to 1; None for a move never tried), ``best`` (the
     index of the move the expert would play: the most visited), ``position`` (every seat's chance where the game
-    stands: the walks' mean), ``seat`` (the seat to move), ``iterations`` and ``net`` (whether the network's search
-    judged: two players with the network; else the tree search over the value model)."""
+    stands: the walks' mean), ``seat`` (the seat to move), ``iterations``, ``net`` (whether the network's search
+    judged: two players with the network; else the tree search over the value model) and ``prior`` (the network's
+    prior of each move; None for the tree search)."""
 
-    __slots__ = ("seat", "moves", "visits", "chances", "best", "position", "iterations", "net")
+    __slots__ = ("seat", "moves", "visits", "chances", "best", "position", "iterations", "net", "prior")
 
     def index(self, action):
         """The index of ``action`` among the judged moves (the same move up to the payment of a buy), or None."""
@@ -144,8 +145,9 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
         i = None if played is None else index_of(legal_indexed(game)[0], played)
         force = None if i is None else (i, force_visits)
         worlds = None if deal is None else [game] + [deal(k) for k in range(1, bot.search_params.universes)]
-        moves, _prior, stats, _value, _depth = puct.search(game, seat, bot.evaluator, bot.search_params, rng, clock,
-                                                           force, worlds)
+        moves, prior, stats, _value, _depth = puct.search(game, seat, bot.evaluator, bot.search_params, rng, clock,
+                                                          force, worlds)
+        j.prior = list(prior)
         j.moves = list(moves)
         j.visits = [st[0] for st in stats]
         j.chances = []
@@ -169,6 +171,7 @@ def judge(game, seat, rng, budget, played=None, force_visits=None, determinized=
         force = None if played is None or played not in cands else (played, force_visits)
         _best, stats, _depth = tree.search(bot, game, seat, cands, rng, clock, horizon, priors, inner, every, force,
                                            deal)
+        j.prior = None
         j.moves = list(cands)
         j.visits = [st[0] for st in stats]
         j.chances = [normal([x / st[0] for x in every[a]]) if st[0] else None for a, st in zip(cands, stats)]

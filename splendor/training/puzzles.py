@@ -1,0 +1,301 @@
+"""Puzzles mined from the expert's games: positions where the mover's best move is clearly best (issue 73).
+
+    python -m splendor puzzles --make [--players 2] [--games 400] [--dir puzzle-games] [--jobs 2]
+    python -m splendor puzzles --export [--dir puzzle-games]
+
+``--make`` plays the expert's games, against itself and against the ladder's levels in turn (:data:`OPPONENTS`, the
+expert in seat ``k`` mod players, each level on its own counts, as the arena plays it), and reads every position of
+each with the coach's judge (:func:`splendor.ai.coach.judge`, the expert's own search, from the mover's view). A
+position is a puzzle when (lichess-puzzler's rules, read for Splendor):
+
+- the game is still open: the mover's chance before it between 15% and 85% (:data:`OPEN`);
+- it is not the only sensible move: more than one buy or take on offer, and at two players the network's prior for
+  the answer at most 0.6 (:data:`PRIOR_MAX`: not what anyone plays at a glance);
+- the best move's chance beats the runner-up's by at least 25 points (:data:`MARGIN`), the runner-up judged again
+  with a subtree of its own (it is forced, :data:`FORCE`);
+- and still by at least 15 (:data:`HOLD`) in each of :data:`DEALS` fresh deals of the cards the mover cannot see: an
+  answer must not hang on a hidden card.
+
+Each puzzle gets a theme in words (:func:`theme`) and a rating: the rating of the weakest ladder level that plays the
+answer there (:func:`rating`; beyond the expert, the expert's rating and 100). Each game's puzzles are appended to
+``DIR/<players>p.jsonl`` as the game ends, so a stopped run resumes where it was. ``--export`` prints the pool, one
+JSON object a line: ``id``, ``players``, ``seed`` (the deal: ``splendor.new_game(players, seed)``, the first seat
+0), ``actions`` (the moves from the deal to the position), ``seat``, ``answer``, ``margin``, ``theme``, ``rating``.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+
+from ..engine import parse_action
+from ..engine.game import new_game
+
+#: The mover's chance before the puzzle: the game is still open.
+OPEN = (0.15, 0.85)
+#: The best move beats the runner-up by this much ...
+MARGIN = 0.25
+#: ... and still by this much in each of DEALS fresh deals of the unseen cards.
+HOLD = 0.15
+DEALS = 8
+#: The network's prior for the answer at most this (two players): not the move anyone plays at a glance.
+PRIOR_MAX = 0.6
+#: The judge's walks for the first look and for each fresh deal, per table size; the runner-up's forced visits.
+WALKS = {2: 800, 3: 160, 4: 160}
+DEAL_WALKS = {2: 400, 3: 96, 4: 96}
+FORCE = {2: 64, 3: 24, 4: 24}
+#: The expert's opponents, game after game (the expert against itself first).
+OPPONENTS = ("expert", "medium", "skilled", "hard", "advanced", "elite")
+
+
+def lineup(k, players):
+    """Game ``k``'s levels by seat: the expert in seat ``k`` mod ``players``, the other seats the game's opponent."""
+    other = OPPONENTS[(k // players) % len(OPPONENTS)]
+    return ["expert" if s == k % players else other for s in range(players)]
+
+
+def game_seed(k, players):
+    return random.Random(f"splendor-puzzles/{players}/{k}").randrange(1, 2**31)
+
+
+def play(k, players):
+    """Game ``k``'s record (the levels of :func:`lineup`, each on its own counts)."""
+    from .arena import entry_budget, make_bot
+    levels = lineup(k, players)
+    g = new_game(players=players, seed=game_seed(k, players))
+    bots = [make_bot(x) for x in levels]
+    budgets = [entry_budget(x, players) for x in levels]
+    rngs = [random.Random(f"splendor-puzzles/{k}/{s}") for s in range(players)]
+    while not g.is_over:
+        s = g.current_player
+        g.apply(bots[s].choose(g.observation(s), rngs[s], budgets[s]))
+    return g.record()
+
+
+def runner_up(j):
+    """The index of the judgement's runner-up: the move other than the best with the highest chance for the mover
+    among those the search looked at twice or more (else the most visited other), or None with one move."""
+    others = [i for i in range(len(j.moves)) if i != j.best and j.chances[i] is not None]
+    if not others:
+        return None
+    looked = [i for i in others if j.visits[i] >= 2] or others
+    return max(looked, key=lambda i: (j.chances[i][j.seat], j.visits[i]))
+
+
+def margin_of(j, i):
+    """What the judgement's best move gives its mover over move ``i``."""
+    return j.chances[j.best][j.seat] - j.chances[i][j.seat]
+
+
+def sensible(game):
+    """More than one buy or take on offer (a position where the answer is the only sensible move is no puzzle)."""
+    return sum(1 for a in game.legal_actions() if a.kind in ("buy", "take", "take_two")) >= 2
+
+
+def judge_puzzle(game, key, walks=None, deal_walks=None, deals=DEALS):
+    """The position's answer when it is a puzzle (see the module text): (answer, margin, the mover's chance before),
+    else None with the first rule it fails as a second item: (None, reason)."""
+    from ..ai import coach
+    n = game.n
+    seat = game.current_player
+    if game.phase != "action" or not sensible(game):
+        return None, "no choice"
+    walks = walks or WALKS[n]
+    j = coach.judge(game, seat, random.Random(f"puzzle:{key}"), walks)
+    before = j.position[seat]
+    if not OPEN[0] <= before <= OPEN[1]:
+        return None, "decided"
+    r = runner_up(j)
+    if r is None or margin_of(j, r) < MARGIN:
+        return None, "no clear best"
+    best, second = j.moves[j.best], j.moves[r]
+    if j.prior is not None and j.prior[j.best] > PRIOR_MAX:
+        return None, "obvious"
+    # the runner-up with a subtree of its own: still a clear best?
+    j2 = coach.judge(game, seat, random.Random(f"puzzle:{key}:again"), walks, second, FORCE[n])
+    if j2.moves[j2.best] != best or margin_of(j2, j2.index(second)) < MARGIN:
+        return None, "no clear best"
+    margin = min(margin_of(j, r), margin_of(j2, j2.index(second)))
+    for d in range(deals):
+        jd = coach.judge(game, seat, random.Random(f"puzzle:{key}:deal:{d}"), deal_walks or DEAL_WALKS[n], second,
+                         FORCE[n])
+        i, i2 = jd.index(best), jd.index(second)
+        if i is None or i2 is None or jd.chances[i] is None or jd.chances[i2] is None or jd.best != i:
+            return None, "hangs on a hidden card"
+        hold = jd.chances[i][seat] - jd.chances[i2][seat]
+        if hold < HOLD:
+            return None, "hangs on a hidden card"
+        margin = min(margin, hold)
+    return (best, margin, before), None
+
+
+def theme(game, answer):
+    """The puzzle's theme in words, from what the answer does."""
+    seat = game.current_player
+    nxt = (seat + 1) % game.n
+    after = game.copy()
+    after.apply(answer)
+    me = after.players[seat]
+    if answer.kind == "buy":
+        if me.points >= 15:
+            return "the buy that reaches 15"
+        if after.phase == "noble" or len(me.nobles) > len(game.players[seat].nobles) or _noble_next(after, seat):
+            return "the noble race"
+        return "points now" if answer.card.points else "a bonus that pays later"
+    if answer.kind == "reserve":
+        if answer.card is not None and game.can_afford(answer.card, nxt):
+            return "keeping a card from the opponent"
+        return "a reserve for gold and a card"
+    if answer.kind in ("take", "take_two"):
+        could = _affordable(game, seat)
+        can = _affordable(after, seat) if after.phase == "action" or after.current_player != seat else could
+        if len(can - could) >= 2:
+            return "the take that sets up two buys"
+        return "the take toward the next card"
+    return "the move that matters"
+
+
+def _affordable(game, seat):
+    return {c.code for row in game.market for c in row if c and game.can_afford(c, seat)} | \
+        {c.code for c in game.players[seat].reserved if game.can_afford(c, seat)}
+
+
+def _noble_next(game, seat):
+    """A noble one bonus away for ``seat`` after the move (the noble race is on)."""
+    bon = game.players[seat].bonuses
+    from ..engine.cards import COLORS
+    return any(sum(max(0, n - bon[COLORS[i]]) for i, n in nb.needs) == 1 for nb in game.nobles)
+
+
+def rating(game, answer, levels=None):
+    """(the weakest ladder level that plays ``answer`` in ``game``, its rating): each level asked once, on its own
+    counts; beyond the expert: ("beyond the expert", the expert's rating and 100)."""
+    from ..ai import ladder
+    from ..ai.coach import index_of
+    from .arena import entry_budget, make_bot
+    seat = game.current_player
+    names = levels or ladder.NAMES
+    for name in names:
+        move = make_bot(name).choose(game.observation(seat), random.Random(f"puzzle-rating:{name}"),
+                                     entry_budget(name, game.n))
+        if index_of([answer], move) is not None:
+            return name, round(ladder.rating_of(name) or 0)
+    return "beyond the expert", round((ladder.rating_of("expert") or 1500) + 100)
+
+
+def mine(k, players, walks=None, deal_walks=None, deals=DEALS, levels=None):
+    """Game ``k``'s puzzles: {"k", "positions" (judged), "puzzles": [...]}."""
+    record = play(k, players)
+    game = new_game(players=players, seed=record["seed"])
+    out = []
+    judged = 0
+    for t, text in enumerate(record["actions"]):
+        if game.phase == "action" and len(game.legal_actions()) > 1:
+            judged += 1
+            found, _why = judge_puzzle(game, f"{players}:{k}:{t}", walks, deal_walks, deals)
+            if found:
+                answer, margin, before = found
+                name, rated = rating(game, answer, levels)
+                out.append({"id": f"{players}p-{k}-{t}", "players": players, "seed": record["seed"],
+                            "actions": record["actions"][:t], "seat": game.current_player, "answer": str(answer),
+                            "margin": round(margin, 3), "chance": round(before, 3), "theme": theme(game, answer),
+                            "rating": rated, "found_by": name})
+        game.apply(parse_action(game, text))
+    return {"k": k, "positions": judged, "puzzles": out}
+
+
+def _mine_job(args):
+    return mine(*args)
+
+
+def make(folder, players, games, jobs=1, log=print, **settings):
+    """Mine games 0..games-1 into ``folder`` (resumable: games already there are kept)."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{players}p.jsonl")
+    done = {row["k"] for row in read(path)}
+    todo = [k for k in range(games) if k not in done]
+    log(f"{len(done)} games already mined in {path}; {len(todo)} to go")
+    jobs_args = [(k, players, settings.get("walks"), settings.get("deal_walks"), settings.get("deals", DEALS),
+                  settings.get("levels")) for k in todo]
+    results = map(_mine_job, jobs_args) if jobs <= 1 else _pool(jobs).imap_unordered(_mine_job, jobs_args)
+    found = sum(len(row["puzzles"]) for row in read(path))
+    if os.path.exists(path) and os.path.getsize(path):
+        with open(path, "rb+") as f:  # (a stopped run's last line, cut short: the next game starts a line of its own)
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
+    for row in results:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+        found += len(row["puzzles"])
+        log(f"game {row['k']}: {row['positions']} positions, {len(row['puzzles'])} puzzles ({found} in all)")
+    return path
+
+
+def _pool(jobs):
+    import multiprocessing
+    return multiprocessing.get_context("spawn").Pool(jobs)
+
+
+def read(path):
+    """The mined games of a ``.jsonl`` file (a damaged last line, a stopped run's, is left out)."""
+    rows = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    continue
+    return rows
+
+
+def pool(folder):
+    """Every puzzle mined into ``folder``, in the export's fields, by id."""
+    out = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if name.endswith(".jsonl"):
+            for row in read(os.path.join(folder, name)):
+                out.extend(row["puzzles"])
+    keys = ("id", "players", "seed", "actions", "seat", "answer", "margin", "theme", "rating")
+    return [{k: p[k] for k in keys} for p in sorted(out, key=lambda p: p["id"])]
+
+
+def position(puzzle):
+    """The puzzle's position, replayed by the engine from its deal (ValueError when it does not replay or its answer
+    is not legal there)."""
+    game = new_game(players=puzzle["players"], seed=puzzle["seed"])
+    for text in puzzle["actions"]:
+        game.apply(parse_action(game, text))
+    if game.current_player != puzzle["seat"] or game.phase != "action":
+        raise ValueError(f"puzzle {puzzle['id']}: not seat {puzzle['seat']}'s move")
+    from ..ai.coach import index_of
+    if index_of(game.legal_actions(), parse_action(game, puzzle["answer"])) is None:
+        raise ValueError(f"puzzle {puzzle['id']}: its answer {puzzle['answer']} is not legal there")
+    return game
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m splendor puzzles", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--make", action="store_true", help="mine the expert's games (long; resumable)")
+    ap.add_argument("--export", action="store_true", help="print the pool, one JSON object a line")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--dir", default="puzzle-games")
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.make:
+        make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True))
+    if args.export:
+        for p in pool(args.dir):
+            print(json.dumps(p))
+    if not (args.make or args.export):
+        found = pool(args.dir)
+        print(f"{len(found)} puzzles in {args.dir}: " + ", ".join(
+            f"{sum(1 for p in found if p['players'] == n)} at {n} players" for n in (2, 3, 4)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

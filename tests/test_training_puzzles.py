@@ -1,0 +1,94 @@
+"""The puzzle miner (splendor/training/puzzles.py, issue 73): the runner-up and the margin, the themes, a puzzle's
+position replayed from its deal, and the resumable mining into a folder and its export."""
+
+import json
+
+import pytest
+from test_ai_states import build
+
+import splendor
+from splendor.ai import coach
+from splendor.training import puzzles
+
+
+def judgement(chances, visits, best, seat=0):
+    j = coach.Judgement()
+    j.seat, j.best, j.visits = seat, best, visits
+    j.moves = [f"m{i}" for i in range(len(chances))]
+    j.chances = [None if c is None else [c, 1 - c] for c in chances]
+    return j
+
+
+def test_the_runner_up_is_the_best_other_move_the_search_looked_at():
+    j = judgement([0.7, 0.2, 0.45, 0.6, None], [300, 40, 20, 1, 0], best=0)
+    assert puzzles.runner_up(j) == 2  # (0.6 had one look: not judged; None never tried)
+    assert puzzles.margin_of(j, 2) == pytest.approx(0.25)
+    assert puzzles.runner_up(judgement([0.7], [10], best=0)) is None
+    # every other move looked at once: the one looked at most, then the best chance
+    assert puzzles.runner_up(judgement([0.7, 0.2, 0.6], [300, 1, 1], best=0)) == 2
+
+
+def test_a_position_without_a_choice_is_no_puzzle():
+    from test_ai_states import pass_position
+    assert puzzles.judge_puzzle(pass_position(), "k", walks=16, deal_walks=8, deals=1) == (None, "no choice")
+
+
+def test_keeping_a_card_from_the_opponent_is_a_theme():
+    g = splendor.new_game(players=2, seed=4)
+    card = g.market[0][0]
+    # seat 1 holds what the card asks: reserving it keeps it from them
+    need = tuple(card.cost[c] for c in splendor.COLORS) + (0,)
+    g = build(seed=4, tokens={1: need})
+    card = g.market[0][0]
+    reserve = next(a for a in g.legal_actions() if a.kind == "reserve" and a.card == card)
+    assert g.can_afford(card, 1)
+    assert puzzles.theme(g, reserve) == "keeping a card from the opponent"
+    take = next(a for a in g.legal_actions() if a.kind == "take")
+    assert puzzles.theme(g, take) in ("the take that sets up two buys", "the take toward the next card")
+
+
+def test_a_puzzle_replays_from_its_deal_to_its_seat_and_its_answer_is_legal():
+    g = splendor.new_game(players=2, seed=77)
+    bot = splendor.ai.get_bot("medium")
+    import random
+    for _ in range(9):
+        g.apply(bot.choose(g.observation(g.current_player), random.Random(len(g.history))))
+    while g.phase != "action":
+        g.apply(g.legal_actions()[0])
+    answer = str(g.legal_actions()[0])
+    puzzle = {"id": "t", "players": 2, "seed": 77, "actions": g.record()["actions"], "seat": g.current_player,
+              "answer": answer}
+    assert puzzles.position(puzzle).to_dict() == g.to_dict()
+    with pytest.raises(ValueError):
+        puzzles.position(dict(puzzle, seat=1 - g.current_player))
+    with pytest.raises(ValueError):
+        puzzles.position(dict(puzzle, answer="buy 3W5:3w7k"))
+
+
+def test_mining_resumes_and_the_export_has_the_pools_fields(tmp_path, monkeypatch):
+    mined = []
+
+    def fake(k, players, *settings):
+        mined.append(k)
+        return {"k": k, "positions": 10, "puzzles": [{"id": f"{players}p-{k}-3", "players": players, "seed": k,
+                                                      "actions": [], "seat": 0, "answer": "pass", "margin": 0.3,
+                                                      "chance": 0.5, "theme": "t", "rating": 900,
+                                                      "found_by": "casual"}] if k % 2 else []}
+    monkeypatch.setattr(puzzles, "mine", fake)
+    path = puzzles.make(str(tmp_path), 2, 3, log=lambda s: None)
+    assert mined == [0, 1, 2]
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('{"k": 9, "posit')  # (a stopped run's last line)
+    puzzles.make(str(tmp_path), 2, 5, log=lambda s: None)
+    assert mined == [0, 1, 2, 3, 4]
+    pool = puzzles.pool(str(tmp_path))
+    assert [p["id"] for p in pool] == ["2p-1-3", "2p-3-3"]
+    assert set(pool[0]) == {"id", "players", "seed", "actions", "seat", "answer", "margin", "theme", "rating"}
+    json.dumps(pool)
+
+
+def test_lineups_seat_the_expert_everywhere_against_itself_and_the_levels():
+    seen = {tuple(puzzles.lineup(k, 2)) for k in range(24)}
+    assert ("expert", "expert") in seen and ("expert", "medium") in seen and ("medium", "expert") in seen
+    for k in range(12):
+        assert puzzles.lineup(k, 3)[k % 3] == "expert"
