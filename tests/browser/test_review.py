@@ -207,6 +207,8 @@ def finished_save(players=3):
 def test_without_the_worker_a_three_player_game_is_reviewed_on_the_page(page, console_errors):
     open_with_storage(page, {SAVE_KEY: json.dumps(finished_save())}, query="pace=0&worker=off")
     open_review(page)
+    # (counted once the review is whole: while the page computes its pieces it redraws the chart after each)
+    page.get_by_role("region", name="Turning points").wait_for(timeout=CHART_MS * 6)
     assert page.locator(".rv-line").count() == 3
     assert page.get_by_role("list", name=re.compile("^Chances after move")).get_by_role("listitem").count() == 3
     total = int(re.match(r"After move (\d+) of (\d+)", where(page)).group(2))

@@ -103,8 +103,10 @@ def chart(app):
     mid = last // 2  # (the middle of the chart, a whole move: half a move left of it when the count is odd)
     ticks = f'<span>Deal</span><span>Move {mid}</span><span>Move {last}</span>'
     kinds = {cls for _k, _m, cls, _l in flagged}
+    # (the marks' key is a list of its own: the seats' list says every seat's chance and nothing else)
     flag_key = "".join(f'<li class="rv-flag-key rv-{cls}"><svg viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" '
                        f'cy="5" r="4"/></svg>{cap(cls)}</li>' for cls in MARKED if cls in kinds)
+    marks_key = f'<ul class="rv-legend" aria-label="Marks on the chart">{flag_key}</ul>' if flag_key else ""
     legend = "".join(f'<li class="rv-key rv-seat{s}"><svg viewBox="0 0 24 8" aria-hidden="true"><line x1="0" x2="24" '
                      f'y1="4" y2="4"{attrs(stroke_dasharray=DASHES[s] or None)}/></svg>{esc(names[s])} '
                      f'<b>{pct(pos[step]["chances"][s])}</b></li>' for s in range(n))
@@ -118,7 +120,8 @@ def chart(app):
             f'<desc id="rv-chart-desc">{esc(chart_summary(app, pos))}</desc>'
             f'{grid}{"".join(lines)}{marks}{cursor}{hits}</svg></div>'
             f'<div class="rv-ticks" aria-hidden="true">{ticks}</div>'
-            f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}{flag_key}</ul>'
+            f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}</ul>'
+            f'{marks_key}'
             f'<p class="rv-alt">Tap the chart to see the table after a move. The turning '
             f'points are listed below.</p></figcaption></figure>')
 
