@@ -234,8 +234,9 @@ def make(folder, players, games, jobs=1, log=print, **settings):
 
 
 def _pool(jobs):
+    """Worker processes forked from this one, as the arena's are: they keep what it set up (the network on numpy)."""
     import multiprocessing
-    return multiprocessing.get_context("spawn").Pool(jobs)
+    return multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs)
 
 
 def read(path):
