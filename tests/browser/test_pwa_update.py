@@ -70,7 +70,9 @@ def test_new_version_is_offered_and_reload_keeps_the_game(browser, site_copy):
         reload = offer.get_by_role("button", name="Reload")
 
         before = (saved(page), log_text(page))
-        with page.expect_navigation():
+        # (the navigation's start is the page's answer; wait_ready then waits for the game, as long as it takes: a
+        # reload under a new worker can pass the 90 s of a "load" wait on a busy machine)
+        with page.expect_navigation(wait_until="commit"):
             reload.click()
         wait_ready(page)
         settle(page)
