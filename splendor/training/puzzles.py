@@ -11,8 +11,9 @@ position is a puzzle when (lichess-puzzler's rules, read for Splendor):
 - the game is still open: the mover's chance before it between 15% and 85% (:data:`OPEN`);
 - it is not the only sensible move: more than one buy or take on offer, and at two players the network's prior for
   the answer at most 0.6 (:data:`PRIOR_MAX`: not what anyone plays at a glance);
-- the best move's chance beats the runner-up's by at least 25 points (:data:`MARGIN`), the runner-up judged again
-  with a subtree of its own (it is forced, :data:`FORCE`);
+- the best move's chance beats the runner-up's (the move the first look rates best after it) by at least 25 points
+  (:data:`MARGIN`), and every other move's the search judged on a quarter of :data:`FORCE` walks or more, in a
+  second look where the runner-up has a subtree of its own (it is forced, :data:`FORCE`);
 - and still by at least 15 (:data:`HOLD`) in each of :data:`DEALS` fresh deals of the cards the mover cannot see: an
   answer must not hang on a hidden card.
 
@@ -107,16 +108,21 @@ def judge_puzzle(game, key, walks=None, deal_walks=None, deals=DEALS):
     if not OPEN[0] <= before <= OPEN[1]:
         return None, "decided"
     r = runner_up(j)
-    if r is None or margin_of(j, r) < MARGIN:
+    if r is None:
         return None, "no clear best"
     best, second = j.moves[j.best], j.moves[r]
     if j.prior is not None and j.prior[j.best] > PRIOR_MAX:
         return None, "obvious"
-    # the runner-up with a subtree of its own: still a clear best?
+    # The runner-up with a subtree of its own (a move the first look tried twice can read far worse, or better, than
+    # it is: the first look's margin decides nothing), and the margin over every move that look judged well.
     j2 = coach.judge(game, seat, random.Random(f"puzzle:{key}:again"), walks, second, FORCE[n])
-    if j2.moves[j2.best] != best or margin_of(j2, j2.index(second)) < MARGIN:
+    if j2.moves[j2.best] != best:
         return None, "no clear best"
-    margin = min(margin_of(j, r), margin_of(j2, j2.index(second)))
+    margin = min(margin_of(j2, i) for i in range(len(j2.moves))
+                 if i != j2.best and j2.chances[i] is not None and (j2.visits[i] >= FORCE[n] // 4
+                                                                    or j2.moves[i] == second))
+    if margin < MARGIN:
+        return None, "no clear best"
     for d in range(deals):
         jd = coach.judge(game, seat, random.Random(f"puzzle:{key}:deal:{d}"), deal_walks or DEAL_WALKS[n], second,
                          FORCE[n])
