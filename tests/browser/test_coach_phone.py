@@ -7,7 +7,7 @@ import json
 import random
 import re
 
-from game_driver import SAVE_KEY, is_over, open_game, open_with_storage, saved, settle, start
+from game_driver import DEALT_JS, SAVE_KEY, is_over, open_game, open_with_storage, saved, settle, start
 
 import splendor
 from splendor.engine.game import replay
@@ -27,11 +27,20 @@ def hint(page):
     return page.locator("#hint-text").get_attribute("data-action")
 
 
+def open_card(page, card):
+    """Tap a card (or deck) once it has landed, as a person waits for a card being dealt to land; its dialog opens
+    (its title says which card: a tap gone astray opens another, and this says so)."""
+    page.wait_for_function(DEALT_JS)
+    tap(card)
+    page.get_by_role("dialog").wait_for(timeout=TAP_MS)
+
+
 def finish_dialog(page, name):
     """Press ``name`` (Buy or Reserve) in the open card's dialog, then Confirm when asked."""
     dialog = page.get_by_role("dialog")
-    dialog.wait_for(timeout=TAP_MS)
-    tap(dialog.get_by_role("button", name=name, exact=True))
+    button = dialog.get_by_role("button", name=name, exact=True)
+    assert button.count(), f"no {name} in the dialog that opened: {dialog.inner_text()[:200]!r}"
+    tap(button)
     page.wait_for_function("() => !document.getElementById('dialog') || document.getElementById('confirm')")
     if dialog.count() and dialog.get_by_role("button", name="Confirm").count():
         tap(dialog.get_by_role("button", name="Confirm"))
@@ -45,10 +54,11 @@ def play(page, action):
             tap(page.locator(f"#pile-{color}"))
         tap(page.get_by_role("button", name=re.compile(r"^Take ")))
     elif word == "buy":
-        tap(page.locator(f'button[data-fly="card:{rest[0]}"]'))
+        open_card(page, page.locator(f'button[data-fly="card:{rest[0]}"]'))
         finish_dialog(page, "Buy")
     elif word == "reserve":
-        tap(page.locator(f"#d{rest[1]}") if rest[0] == "deck" else page.locator(f'button[data-fly="card:{rest[0]}"]'))
+        open_card(page, page.locator(f"#d{rest[1]}") if rest[0] == "deck"
+                  else page.locator(f'button[data-fly="card:{rest[0]}"]'))
         finish_dialog(page, "Reserve")
     elif word == "noble":
         tap(page.locator(f'button[data-act="noble"][data-code="{rest[0]}"]'))
