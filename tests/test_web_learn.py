@@ -234,7 +234,7 @@ def test_the_shortest_phones_get_the_guides_words_in_fewer_words():
                             assert len(short) <= SHORT_WORDS, short
                             assert bool(long) == bool(short) and len(short) <= len(long)
                         seen_ideas.add(a.idea)
-                        html = learn_view.coach_box(_app_with(a))
+                        html = learn_view.coach_box(_AppWith(a))
                         if a.short != a.text:
                             assert '<span class="coach-short" aria-hidden="true">' in html
                 game.apply(bots.choose(game.observation(game.current_player), rng))
@@ -242,6 +242,8 @@ def test_the_shortest_phones_get_the_guides_words_in_fewer_words():
 
 
 class _AppWith:
+    """What coach_box reads of the page: the guide's advice on show, the person's turn."""
+
     def __init__(self, advice):
         self.coach = advice.to_dict()
         self.my_turn = True
@@ -249,10 +251,6 @@ class _AppWith:
 
     def coach_words_shown(self):
         return True
-
-
-def _app_with(advice):
-    return _AppWith(advice)
 
 
 def test_an_idea_on_show_survives_a_reload_of_the_same_position():

@@ -28,15 +28,10 @@ import splendor.training.netnumpy  # noqa: E402,F401  (the network on numpy, as 
 from splendor.ai.review import ExpertJudge, review_game  # noqa: E402
 from splendor.training.arena import entry_budget, make_bot  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from review_calibration import lineup  # noqa: E402  (the same lineups in turn, every level in every seat)
+
 LINEUPS = "hard,medium;skilled,casual;advanced,hard;elite,skilled;medium,easy"
-
-
-def lineup(lineups, k, players):
-    """Game ``k``'s levels by seat: the lineups in turn, each turned one seat further every time it comes back."""
-    groups = [x.split(",") for x in lineups.split(";")]
-    levels = groups[k % len(groups)]
-    turn = k // len(groups)
-    return [levels[(s + turn) % len(levels)] for s in range(players)]
 
 
 def play(seed, levels):

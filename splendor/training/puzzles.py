@@ -154,9 +154,7 @@ def theme(game, answer):
             return "keeping a card from the opponent"
         return "a reserve for gold and a card"
     if answer.kind in ("take", "take_two"):
-        could = _affordable(game, seat)
-        can = _affordable(after, seat) if after.phase == "action" or after.current_player != seat else could
-        if len(can - could) >= 2:
+        if len(_affordable(after, seat) - _affordable(game, seat)) >= 2:
             return "the take that sets up two buys"
         return "the take toward the next card"
     return "the move that matters"

@@ -117,7 +117,7 @@ def chart(app):
             f'<svg class="rv-chart" id="rv-chart" viewBox="0 -3 {W} {H + 6}" role="img" '
             f'aria-labelledby="rv-chart-name" aria-describedby="rv-chart-desc" preserveAspectRatio="none">'
             f'<title id="rv-chart-name">Each player\u2019s chance to win after every move</title>'
-            f'<desc id="rv-chart-desc">{esc(chart_summary(app, pos))}</desc>'
+            f'<desc id="rv-chart-desc">{esc(chart_summary(app, pos, flagged))}</desc>'
             f'{grid}{"".join(lines)}{marks}{cursor}{hits}</svg></div>'
             f'<div class="rv-ticks" aria-hidden="true">{ticks}</div>'
             f'<figcaption><ul class="rv-legend" aria-label="Chances after move {step}">{legend}</ul>'
@@ -138,7 +138,7 @@ def flags(app, pos):
     return out
 
 
-def chart_summary(app, pos):
+def chart_summary(app, pos, flagged):
     r = app.review
     names = r["entry"]["names"]
     out = []
@@ -150,7 +150,7 @@ def chart_summary(app, pos):
                    f"{pct(series[low])} after move {low}, {pct(series[-1])} "
                    f"{'at the end' if r['data'] else f'after move {len(series) - 1}, so far'}.")
     for cls in MARKED:
-        moves = [f"move {k} ({names[mover]})" for k, mover, c, _loss in flags(app, pos) if c == cls]
+        moves = [f"move {k} ({names[mover]})" for k, mover, c, _loss in flagged if c == cls]
         if moves:
             out.append(f"{cap(words.plural(len(moves), cls))} marked: {', '.join(moves)}.")
     return " ".join(out)
