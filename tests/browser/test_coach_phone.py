@@ -57,9 +57,9 @@ def play(page, action):
         open_card(page, page.locator(f'button[data-fly="card:{rest[0]}"]'))
         finish_dialog(page, "Buy")
     elif word == "reserve":
-        open_card(page, page.locator(f"#d{rest[1]}") if rest[0] == "deck"
-                  else page.locator(f'button[data-fly="card:{rest[0]}"]'))
-        finish_dialog(page, "Reserve")
+        blind = rest[0] == "deck"
+        open_card(page, page.locator(f"#d{rest[1]}") if blind else page.locator(f'button[data-fly="card:{rest[0]}"]'))
+        finish_dialog(page, "Reserve the top card" if blind else "Reserve")
     elif word == "noble":
         tap(page.locator(f'button[data-act="noble"][data-code="{rest[0]}"]'))
         tap(page.get_by_role("button", name=re.compile(r"^Welcome the noble")))
