@@ -24,6 +24,14 @@
   let resolveRegistration;
   state.ready = new Promise((resolve) => (resolveRegistration = resolve));
   window.splendorPwa = state;
+  // A file loaded only when asked (the puzzle pool: sw.template.js LAZY) is kept for offline use: by the
+  // service worker's own fetch handler once it controls the page, else (a first visit) by asking it
+  // to, once it is active.
+  state.keep = async (url) => {
+    if (!sw || sw.controller) return;
+    const registration = await sw.ready;
+    if (registration.active) registration.active.postMessage({ type: "KEEP", url: new URL(url, location.href).href });
+  };
 
   // --- small helpers --------------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ MODULES = [
     "splendor.web.records.finished",
     "splendor.web.records.player_record",
     "splendor.web.records.rating",
+    "splendor.web.puzzles.daily",
+    "splendor.web.puzzles.pool",
     "splendor.web.records.records_io",
     "splendor.web.records.storage",
     "splendor.web.table.faces",

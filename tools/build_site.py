@@ -136,6 +136,10 @@ CONFIG_ATTRIBUTE = 'config="./pyscript.toml"'  # in the repository's index.html;
 # If the page ever loads one, the service worker still caches it on first use, and
 # tests/browser/test_offline.py fails until it is precached.
 NOT_PRECACHED_PREFIXES = ("runtime/axe/",)
+# Site files the page loads only when asked, not part of a first visit: the service worker keeps each once used, and
+# an update brings along the ones a person had (sw.template.js keepLazy). The puzzle pool loads the first time
+# puzzles are opened.
+LAZY_FILES = ("assets/puzzles.jsonl",)
 NOT_PRECACHED_PATTERN = re.compile(
     r"^runtime/pyscript/(?:codemirror|xterm|index-|zip-|toml-|mpy-|pyodide_graph-|storage\.js$|service-worker\.js$)"
     r"[^/]*$")
@@ -534,6 +538,7 @@ def precached(rels: list[str]) -> list[str]:
         if rel not in GENERATED
         and rel not in NOT_IN_BROWSER
         and not rel.startswith(NOT_PRECACHED_PREFIXES)
+        and rel not in LAZY_FILES
         and not NOT_PRECACHED_PATTERN.match(rel)
     ]
 
@@ -559,21 +564,24 @@ def write_service_worker(out: Path, rels: list[str]) -> dict:
     the worker checks downloads against it and copies unchanged files from the previous cache.
     """
     template = SW_TEMPLATE.read_text("utf-8")
-    for placeholder in ("__CACHE_NAME__", "__PRECACHE_ENTRIES__"):
+    for placeholder in ("__CACHE_NAME__", "__PRECACHE_ENTRIES__", "__LAZY_ENTRIES__"):
         if placeholder not in template:
             raise BuildError(f"{SW_TEMPLATE.relative_to(ROOT)} lacks the {placeholder} marker")
     rels = precached(sorted(rels))
     if "index.html" not in rels:
         raise BuildError("index.html is not in the precache list")
-    full_hash = site_hash(out, rels, template)
+    lazy_rels = [rel for rel in LAZY_FILES if (out / rel).is_file()]
+    full_hash = site_hash(out, rels + lazy_rels, template)  # (a new pool is a new version too)
     cache = f"splendor-{full_hash[:12]}"
     revisions = {f"./{rel}": file_revision(out / rel) for rel in rels}
     revisions = {"./": revisions["./index.html"], **revisions}
     urls = list(revisions)
     entries = ",\n".join(f"  [{json.dumps(url)}, {json.dumps(rev)}]" for url, rev in revisions.items())
+    lazy = ",\n".join(f"  [{json.dumps('./' + rel)}, {json.dumps(file_revision(out / rel))}]"
+                      for rel in lazy_rels)
     script = template.replace("__CACHE_NAME__", cache).replace(
         "__PRECACHE_ENTRIES__", "[\n" + entries + "\n]"
-    )
+    ).replace("__LAZY_ENTRIES__", "[\n" + lazy + "\n]")
     _write_if_changed(out / "sw.js", script.encode("utf-8"))
     manifest = {"cache": cache, "hash": full_hash, "urls": urls, "revisions": revisions}
     _write_if_changed(out / "precache.json", (json.dumps(manifest, indent=2) + "\n").encode())

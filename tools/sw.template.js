@@ -20,6 +20,9 @@
 const CACHE_NAME = "__CACHE_NAME__";
 const CACHE_PREFIX = "splendor-";
 const PRECACHE = __PRECACHE_ENTRIES__;
+// Files not precached (not part of the first visit) but kept once used, such as the puzzle pool:
+// [url, revision]. An update brings along the ones an older cache holds (see keepLazy).
+const LAZY = __LAZY_ENTRIES__;
 
 const SCOPE = self.registration.scope;
 const ROOT_URL = new URL("./", SCOPE).href;
@@ -98,10 +101,33 @@ async function precache() {
       await cache.put(url, response);
     }),
   );
+  await Promise.all(LAZY.map(([relative, revision]) => keepLazy(cache, absolute(relative), revision)));
   await cache.put(
     REVISIONS_URL,
     new Response(JSON.stringify(revisions), { headers: { "Content-Type": "application/json" } }),
   );
+}
+
+// A file cached on first use in an older version's cache comes along to this one: as it was when it
+// matches this version's revision, else fetched afresh. Best effort: the install never fails for it
+// (without it, the file is fetched again on its next use).
+async function keepLazy(cache, url, revision) {
+  try {
+    for (const name of await caches.keys()) {
+      if (!name.startsWith(CACHE_PREFIX) || name === CACHE_NAME) continue;
+      const kept = await (await caches.open(name)).match(url, MATCH);
+      if (!kept) continue;
+      if ((await sha256Hex(await kept.clone().arrayBuffer())).startsWith(revision)) {
+        await cache.put(url, kept);
+      } else {
+        const response = await download(url, revision, "no-cache");
+        if (response) await cache.put(url, response);
+      }
+      return;
+    }
+  } catch (error) {
+    // kept for next time: fetched again on its next use
+  }
 }
 
 self.addEventListener("install", (event) => {
@@ -125,6 +151,16 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "SKIP_WAITING") {
     self.skipWaiting();
+  }
+  // A page this worker did not control yet loaded a LAZY file: keep it as its first use would have.
+  const lazy = event.data && event.data.type === "KEEP" && LAZY.find(([relative]) => absolute(relative) === event.data.url);
+  if (lazy) {
+    event.waitUntil(
+      (async () => {
+        const response = await download(absolute(lazy[0]), lazy[1], "force-cache").catch(() => null);
+        if (response) await (await caches.open(CACHE_NAME)).put(absolute(lazy[0]), response);
+      })(),
+    );
   }
 });
 

@@ -256,15 +256,77 @@ def read(path):
     return rows
 
 
+#: The export's fields (``chance``, ``found_by``, ``why`` and ``chances`` follow them: see :func:`shipped`).
+FIELDS = ("id", "players", "seed", "actions", "seat", "answer", "margin", "theme", "rating")
+
+
 def pool(folder):
-    """Every puzzle mined into ``folder``, in the export's fields, by id."""
+    """Every puzzle mined into ``folder``, in the export's fields and what the page shows of it, by id."""
     out = []
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
         if name.endswith(".jsonl"):
             for row in read(os.path.join(folder, name)):
                 out.extend(row["puzzles"])
-    keys = ("id", "players", "seed", "actions", "seat", "answer", "margin", "theme", "rating")
-    return [{k: p[k] for k in keys} for p in sorted(out, key=lambda p: p["id"])]
+    keys = FIELDS + ("chance", "found_by", "chances")
+    return [{k: p[k] for k in keys if k in p} for p in sorted(out, key=lambda p: p["id"])]
+
+
+def page_facts(puzzle):
+    """What the puzzle screen says beside the position, so the page needs no search to say it: ``why`` (the
+    expert's reason for the answer, in the hint's words) and ``chances`` (the mover's chance in whole percent after
+    each move the second look judged well, :func:`judge_puzzle`'s, best first: a move the person plays that is not
+    among them is one the expert hardly looked at)."""
+    from ..ai import coach
+    from ..ai.explain import explain
+    game = position(puzzle)
+    seat = game.current_player
+    answer = parse_action(game, puzzle["answer"])
+    j = coach.judge(game, seat, random.Random(f"puzzle:{puzzle['id']}:again"), WALKS[game.n], None, FORCE[game.n])
+    rows = {}
+    for i, move in enumerate(j.moves):
+        if j.chances[i] is not None and (j.visits[i] >= FORCE[game.n] // 4 or i == j.best):
+            rows[str(move)] = round(100 * j.chances[i][seat])
+    if j.index(answer) is not None and j.chances[j.index(answer)] is not None:
+        rows.pop(str(j.moves[j.index(answer)]), None)
+        rows[puzzle["answer"]] = round(100 * j.chances[j.index(answer)][seat])
+    best_first = sorted(rows.items(), key=lambda kv: -kv[1])
+    return {"why": explain(game.observation(seat), answer), "chances": [list(kv) for kv in best_first]}
+
+
+#: The shipped pool's last check (:func:`holds_longer`): fresh deals judged at twice the first look's walks.
+SHIP_DEALS = 4
+SHIP_HOLD = 0.10
+
+
+def holds_longer(puzzle, deals=SHIP_DEALS, tag="ship"):
+    """Whether the answer stays the expert's move, ahead of every other move it judged well (a quarter of
+    :data:`FORCE` walks or more) by :data:`SHIP_HOLD`, in ``deals`` deals of the unseen cards the miner never drew,
+    each judged at twice :data:`WALKS`. The miner's deals are judged at half its first look's walks; a longer look
+    from other deals still overturns some of its puzzles (a card the other player buys reads far better there)."""
+    from ..ai import coach
+    game = position(puzzle)
+    seat = game.current_player
+    answer = parse_action(game, puzzle["answer"])
+    for d in range(deals):
+        j = coach.judge(game, seat, random.Random(f"{tag}:{puzzle['id']}:{d}"), 2 * WALKS[game.n])
+        if coach.index_of([j.moves[j.best]], answer) is None:
+            return False
+        if any(margin_of(j, i) < SHIP_HOLD for i in range(len(j.moves))
+               if i != j.best and j.chances[i] is not None and j.visits[i] >= FORCE[game.n] // 4):
+            return False
+    return True
+
+
+def shipped(folder, log=None):
+    """The pool as the page loads it: the puzzles of :func:`pool` that :func:`holds_longer`, each with
+    :func:`page_facts`."""
+    out = []
+    for p in pool(folder):
+        if holds_longer(p):
+            out.append({**p, **page_facts(p)})
+        elif log:
+            log(f"{p['id']}: left out (a longer look from other deals overturns it)")
+    return out
 
 
 def position(puzzle):
@@ -289,12 +351,20 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--dir", default="puzzle-games")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--ship", metavar="FILE", help="with --export: write the page's pool (each puzzle's reason and "
+                    "chances judged again) to FILE, such as assets/puzzles.jsonl")
     args = ap.parse_args(argv)
     if args.make:
         make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True))
     if args.export:
-        for p in pool(args.dir):
-            print(json.dumps(p))
+        rows = shipped(args.dir, log=lambda s: print(s, file=sys.stderr)) if args.ship else pool(args.dir)
+        text = "".join(json.dumps(p, separators=(",", ":")) + "\n" for p in rows)
+        if args.ship:
+            with open(args.ship, "w", encoding="utf-8") as f:
+                f.write(text)
+            print(f"{len(rows)} puzzles written to {args.ship}")
+        else:
+            sys.stdout.write(text)
     if not (args.make or args.export):
         found = pool(args.dir)
         print(f"{len(found)} puzzles in {args.dir}: " + ", ".join(

@@ -25,6 +25,7 @@ from .table.seats import BOT_NAMES, LEVELS, MAX_NAME, STARTS, VARIANT_NAMES, cle
 from .table.seats import PERSON, SeatProblem, seats_from_settings
 from .table.staging import Staging
 from .records.storage import SaveSlot
+from .puzzles.state import PuzzleState
 from .review.state import ReviewState
 from .table.table_news import TableNews
 
@@ -39,7 +40,7 @@ def parse_seed(text):
     return int(text)
 
 
-class App(Staging, TableNews, Saving, LearnShare, ReviewState):
+class App(Staging, TableNews, Saving, LearnShare, ReviewState, PuzzleState):
     """Everything the page shows and does, as plain data and methods. This class is the game's flow (setup, applying
     moves, undo, bots' turns, hints, the end); the other concerns are its parts: building the person's move
     (``staging.Staging``), what the table shows of the moves (``table_news.TableNews``: last moves, moments, the
@@ -73,9 +74,11 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         # counted as assisted and does not move their rating. Kept in the save, so a reload does not forget it.
         self.assisted = set()
         self.unrated = False  # a game opened from a file: who played it, and with what help, is not known
+        self.daily = None  # a game of the daily deal: {"day", "level", "scored"} (puzzles/state.py on_daily)
         self._reset_turn_ui()
         self._learn_init(storage)
         self._review_init(storage)
+        self._puzzle_init()
 
     # -- small state -----------------------------------------------------------------------------------------
     def _reset_turn_ui(self):
@@ -124,7 +127,7 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
     def my_turn(self):
         g = self.game
         return (bool(g) and not g.is_over and g.current_player == self.person and self.pass_play.pending is None
-                and not self.seats[g.current_player]["bot"])
+                and not self.seats[g.current_player]["bot"] and (self.puzzle is None or self.puzzle_open()))
 
     @property
     def thinking(self):
@@ -195,6 +198,9 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
                 s["pace"] = value
         elif field == "guided":
             s["guided"] = value in (True, "true", "on", "1", 1)
+        elif field == "daily_level":
+            if value in LEVELS:
+                s["daily_level"] = value
 
     def on_use_level(self, data):
         """The rating's suggestion, in one tap: every bot seat of the form plays ``data["level"]`` (people's seats
@@ -244,23 +250,29 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         except SeatProblem as exc:
             self.message = str(exc)
             return
-        n = len(seats)
         bots = [i for i, seat in enumerate(seats) if seat["bot"]]
         if s["starts"] == "bot" and not bots:
             self.message = "No bot plays in this game: choose who starts again (Player 1, or At random)."
             return
         first = {"person": 0, "bot": bots[0] if bots else 0, "random": "random"}[s["starts"]]
-        self.game = new_game(players=n, seed=seed, first_player=first, variants=tuple(s["variants"]))
+        self.daily = None
+        self._deal(seats, seed, first, tuple(s["variants"]),
+                   skip=s.get("skip_pass") and "open_reservations" in s["variants"])
+
+    def _deal(self, seats, seed, first, variants=(), skip=False, opening="", unrated=False):
+        """Deal a new game for ``seats`` and show it (the new game's log, id, save)."""
+        n = len(seats)
+        self.game = new_game(players=n, seed=seed, first_player=first, variants=variants)
         self.seats = seats
         self.assisted = set()
-        self.unrated = False
-        self.pass_play = PassPlay(seats, skip=s.get("skip_pass") and "open_reservations" in s["variants"])
+        self.unrated = unrated
+        self.pass_play = PassPlay(seats, skip=skip)
         self.log = []
         self.actors = []
         self.screen = "game"
         self._reset_turn_ui()
         g = self.game
-        opening = f"New game: {words.plural(n, 'player')}."
+        opening = opening or f"New game: {words.plural(n, 'player')}."
         if g.variants:
             opening += " Variants: " + words.join_words([VARIANT_NAMES[v].lower() for v in g.variants]) + "."
         self._note(opening)
@@ -392,6 +404,7 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         self.message = ""
         self.hint = None
         self.hint_waiting = None
+        self._puzzle_after_commit()
         self.save()
 
     def _undo_one(self):
@@ -415,10 +428,12 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         return None
 
     def can_undo(self):
-        return self.undo_target() is not None
+        return self.puzzle is None and self.undo_target() is not None
 
     def undo_off_words(self):
         """Why Undo is off, in words (None when it is on)."""
+        if self.puzzle is not None:
+            return "A puzzle's move is final: the next puzzle is another chance."
         if self.can_undo():
             return None
         g = self.game
@@ -467,6 +482,8 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         g = self.game
         if g is None or g.is_over or self.screen != "game" or self.pass_play.pending is not None:
             return None  # (pass and play: the bots play once the next person has taken the device)
+        if self.puzzle is not None:
+            return None  # (a puzzle's bots never move: the puzzle is one move of the person's)
         seat = g.current_player
         return seat if self.seats[seat]["bot"] else None
 
@@ -543,7 +560,11 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         self.show_end = False
 
     def on_again(self, data):
-        """A new game with the same settings (a fresh deal unless the settings name a seed)."""
+        """A new game with the same settings (a fresh deal unless the settings name a seed); after the daily deal,
+        the day's deal again (practice)."""
+        if self.daily:
+            self.on_daily({})
+            return
         self.on_start({})
 
     # -- hints -------------------------------------------------------------------------------------------------------
@@ -571,6 +592,8 @@ class App(Staging, TableNews, Saving, LearnShare, ReviewState):
         """Ask for a hint: the page sends ``hint_request()`` to the bot worker. While tokens are given back, the hint
         is for the tokens still to choose (those staged already count as returned)."""
         reason = self._refuse_unless_my_turn(("action", "return", "noble", "veto"))
+        if self.puzzle is not None:
+            reason = "A puzzle has no hint: the result tells the best move and why, once you have played yours."
         if reason:
             self.message = reason
             return

@@ -27,6 +27,7 @@ from pyscript import create_named_worker, document  # noqa: E402
 from splendor.web import learn_page, records_page, review_page, view  # noqa: E402
 from splendor.web.bytecode import bytecode_state  # noqa: E402
 from splendor.web.controller import App  # noqa: E402
+from splendor.web.puzzles import state as puzzle_state  # noqa: E402
 from splendor.web.records import records_io  # noqa: E402
 from splendor.web.records.storage import Storage, StorageError  # noqa: E402
 from splendor.web.table import keyboard, pass_view  # noqa: E402
@@ -363,7 +364,7 @@ def on_click(event):
         return
     act = str(el.dataset.act)
     data = {str(pair[0]): str(pair[1]) for pair in js.Object.entries(el.dataset) if str(pair[0]) != "act"}
-    if act in ("start", "again", "guided-start"):
+    if act in ("start", "again", "guided-start", "daily"):
         data = form_values() if act != "again" else {}
     if act in ("card", "howto"):
         state["opener"] = str(el.id or "")
@@ -432,6 +433,8 @@ def after_click(act, before, asked=False):
         spawn(run_hint())
     if act == "copy-link" and app.link_copy:
         spawn(copy_link())
+    if act == "puzzles" and app.pool_wanted is not None:
+        spawn(load_pool())
     if act in ("review", "review-retry") and app.screen == "review":
         spawn(review_page.run_review(app, get_worker, render))
     if act.startswith("review"):
@@ -446,8 +449,9 @@ def after_click(act, before, asked=False):
 def start_bots(act, before):
     """After a tap: the bots play if it moved or started a game (``before``: the length of the history then)."""
     after = len(app.game.history) if app.game else -1
-    if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue", "pass-ok"):
-        if act in ("undo", "start", "again", "guided-start"):
+    if after != before or act in ("start", "again", "undo", "back", "guided-start", "link-continue", "pass-ok",
+                                  "daily"):
+        if act in ("undo", "start", "again", "guided-start", "daily"):
             app.awaiting = None
         if app.bot_to_move() is not None:
             announce(f"{app.name(app.game.current_player)} is thinking.")
@@ -833,6 +837,30 @@ async def open_game_file(input_el):
         announce("The file could not be opened.")
 
 
+async def load_pool():
+    """Fetch the puzzle pool the first time puzzles are opened (the service worker keeps it for offline use)."""
+    try:
+        response = await js.fetch(puzzle_state.POOL_URL)
+        if not response.ok:
+            raise OSError(f"the server answered {response.status}")
+        text = str(await response.text())
+    except Exception as exc:  # (offline before the pool was ever loaded, a failed deploy)
+        app.pool_loaded(None, f"The puzzles could not be loaded ({exc}). They load once while online, then work "
+                              "offline too.")
+    else:
+        app.pool_loaded(text)
+        keeper = getattr(getattr(js.window, "splendorPwa", None), "keep", None)
+        if not _null(keeper):
+            keeper(puzzle_state.POOL_URL)  # (kept for offline use, even on a first visit)
+    render()
+
+
+def today():
+    """The person's calendar day, from the browser's clock and time zone ("2026-12-07")."""
+    now = js.Date.new()
+    return f"{now.getFullYear()}-{int(now.getMonth()) + 1:02d}-{int(now.getDate()):02d}"
+
+
 async def run_hint():
     request = app.hint_request()
     if request is None:
@@ -845,6 +873,7 @@ async def run_hint():
 
 # -- start ---------------------------------------------------------------------------------------------------------
 def start():
+    app.today = today
     if param("worker") == "off":
         app.fallback_note = "Bots think on this page's own thread, at a lighter level (the bot helper is off)."
     app.load()

@@ -16,6 +16,7 @@ from ..engine import COLORS, TOKEN_COLORS, Action
 from .learn import learn_view
 from .table import pass_view, words
 from .records import records_io
+from .puzzles import puzzle_view
 from .review import review_view
 from .table.faces import (LEVEL_DOTS, SPRITE, attrs, bonus_gem, cap, card_face, drawn, esc, gem,  # noqa: F401 (view.pip...)
                     letter, lettered, pip)
@@ -208,6 +209,7 @@ def render_setup(app):
 <p class="lede">Collect gems, buy cards that give lasting discounts, and win nobles. \
 Reach 15 prestige to end the game.</p>
 {learn_view.setup_top(app)}
+{puzzle_view.setup_panel(app)}
 <form class="setup-form" id="setup-form"{learn_view.form_hidden(app)}>
 <fieldset class="row"><legend>Opponents</legend><div class="segs">{opp}</div></fieldset>
 {''.join(bots)}
@@ -256,6 +258,8 @@ def status_text(app):
         if len(winners) > 1:
             return f"Game over: {words.join_words([app.log_name(i) for i in winners])} share the victory."
         return "Game over: you win!" if app._you(winners[0]) else f"Game over: {app.log_name(winners[0])} wins."
+    if app.puzzle is not None:
+        return puzzle_view.status(app)
     seat = g.current_player
     who = app.name(seat)
     extra = ""
@@ -295,6 +299,10 @@ def render_game(app):
             f'{attrs(aria_disabled=None if hint_ok else "true")}>Hint</button>')
     results = ('<button type="button" class="tool" data-act="results" id="results">Results</button>'
                if over and not app.show_end else "")
+    tools = (puzzle_view.tools(app) if app.puzzle is not None else f"""{results}{"" if over else hint + undo}\
+<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game">\
+<span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button>""")
+    puzzle_result = puzzle_view.result_dialog(app) if app.puzzle is not None else ""
     thinking = app.thinking is not None
     status_cls = "status" + (" mine" if my_turn else "") + (" thinking" if thinking else "") + (
         " over" if over else "")
@@ -312,9 +320,7 @@ def render_game(app):
 <p class="{status_cls}" id="status" role="status">\
 {'<span class="spinner" aria-hidden="true"></span>' if thinking else ''}\
 <span class="status-text">{status_html(app)}</span></p>
-<nav class="tools" aria-label="Game">{learn_view.howto_button()}{results}{"" if over else hint + undo}\
-<button type="button" class="tool" data-act="new-game" id="new-game" aria-label="New game">\
-<span class="long" aria-hidden="true">New game</span><span class="short" aria-hidden="true">New</span></button></nav>
+<nav class="tools" aria-label="Game">{learn_view.howto_button()}{tools}</nav>
 </header>
 {notices(app)}
 {fallback_note(app)}
@@ -337,7 +343,7 @@ def render_game(app):
 {log_list(app)}
 </section>
 </main>
-{learn_view.howto_dialog(app) or (dialog(app) or inspect_dialog(app)) + end_dialog(app)}
+{learn_view.howto_dialog(app) or (dialog(app) or inspect_dialog(app) or puzzle_result) + end_dialog(app)}
 </div>"""
 
 
@@ -452,6 +458,8 @@ def action_bar(app):
     prompt = short_prompt = ""
     if g.is_over:
         prompt = "The game is over."
+    elif app.puzzle is not None and not app.my_turn:
+        prompt = "Puzzle played: the result says how it went."
     elif not app.my_turn:
         who = app.name(g.current_player)
         prompt = f"{who} is thinking…" if app.thinking is not None else f"{who} plays next."
@@ -1013,8 +1021,10 @@ aria-labelledby="end-title" id="end">
 <ul class="made" aria-label="What made the points">{made}</ul>
 {tie}
 {learn_view.end_rating(app)}
+{puzzle_view.daily_end(app)}
 {learn_view.copy_link(app)}
-<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">Play again</button>\
+<div class="dialog-buttons"><button type="button" class="primary" data-act="again" id="again">\
+{"Practise this deal" if app.daily else "Play again"}</button>\
 {secondary("new-game", "New game", id_="end-new")}\
 {secondary("review", "Review this game", id_="review-game")}{secondary("hide-end", "See the board", id_="hide-end")}\
 {records_io.export_button("export-end")}</div>

@@ -157,7 +157,9 @@ class LearnShare:
         """The end screen's "Copy a link": main.py then tries the clipboard and calls ``link_copied``."""
         if self.game is None:
             return
-        self.link_copy = {"url": self.deal_url(str(data.get("base") or "./")), "state": "copying"}
+        base = str(data.get("base") or "./")
+        share = self.daily_share_text(base) if self.daily else ""
+        self.link_copy = {"url": share or self.deal_url(base), "state": "copying", "share": bool(share)}
 
     def link_copied(self, ok):
         """The clipboard took the link (``ok``), or it must be copied by hand from a text field."""
@@ -226,3 +228,4 @@ class LearnShare:
                                          seat, rated=seat == owner and not self.unrated,
                                          assisted=seat in self.assisted)
             self._keep_finished()  # for the record's list of finished games, and their reviews
+            self._daily_over()  # a scored daily deal's result, in the record

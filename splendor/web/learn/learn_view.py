@@ -273,16 +273,18 @@ def record_panel(app):
 def copy_link(app):
     """'Copy a link to this deal', and what came of it (copied, or a text field to copy it by hand)."""
     state = app.link_copy
+    share = bool(getattr(app, "daily", None))  # (the daily deal's result, said without its moves)
     button = ('<button type="button" class="secondary" data-act="copy-link" id="copy-link">'
-              'Copy a link to this deal</button>')
+              f'{"Share the result" if share else "Copy a link to this deal"}</button>')
     if not state:
         return f'<div class="share">{button}</div>'
     url = esc(state["url"])
+    what = "text" if state.get("share") else "link"
     if state["state"] == "copied":
-        said = f'<p class="share-said" role="status">Link copied: {url}</p>'
+        said = f'<p class="share-said" role="status">{what.title()} copied: {url}</p>'
     elif state["state"] == "manual":
         said = ('<label class="field share-field" for="deal-url"><span>The clipboard is not available here: copy '
-                f'this link</span><input type="text" id="deal-url" readonly value="{url}"></label>')
+                f'this {what}</span><input type="text" id="deal-url" readonly value="{url}"></label>')
     else:
         said = '<p class="share-said" role="status">Copying…</p>'
     return f'<div class="share">{button}{said}</div>'

@@ -37,6 +37,7 @@ import re
 import time
 
 from ..table.seats import LEVELS
+from ..puzzles import daily
 from . import rating as glicko
 from .storage import StorageError, keep_aside
 
@@ -57,9 +58,10 @@ class RecordError(ValueError):
 class RatingError(RecordError):
     """The record reads, but not its rating: ``rest`` is the record checked without it (a fresh rating)."""
 
-    def __init__(self, message, rest):
+    def __init__(self, message, rest, part="rating"):
         super().__init__(message)
         self.rest = rest
+        self.part = part  # "rating" (the games' rating), "puzzles" (puzzle results and rating) or "daily"
 
 
 def fresh_rating():
@@ -68,7 +70,71 @@ def fresh_rating():
 
 
 def empty():
-    return {"format": FORMAT, "version": VERSION, "games": {}, "counted": [], "rating": fresh_rating()}
+    return {"format": FORMAT, "version": VERSION, "games": {}, "counted": [], "rating": fresh_rating(),
+            "puzzles": fresh_puzzles(), "daily": fresh_daily()}
+
+
+DAILY_STATES = ("started", "won", "lost", "shared")
+
+
+def fresh_daily():
+    """The daily deal's part of a record: each day's scored game (``days``: "YYYY-MM-DD" -> {"level", "state"
+    (started, won, lost, shared), "you", "bot" (the points; None until it ends)}) and the best run of days won."""
+    return {"days": {}, "best_streak": 0}
+
+
+def validate_daily(value):
+    """The record's ``"daily"`` part, checked (RecordError in words); None gives a fresh one."""
+    if value is None:
+        return fresh_daily()
+    if not isinstance(value, dict) or not isinstance(value.get("days"), dict):
+        raise RecordError("its daily deals are not a table")
+    days = {}
+    for day, row in value["days"].items():
+        if not daily.valid_day(day) or not isinstance(row, dict) or row.get("level") not in LEVELS \
+                or row.get("state") not in DAILY_STATES:
+            raise RecordError(f"its daily deal {str(day)[:12]!r} is damaged")
+        points = [row.get("you"), row.get("bot")]
+        if row["state"] == "started":
+            points = [None, None]
+        else:
+            points = [_count(x, f"the points of the daily deal {day}", 0, 99) for x in points]
+        days[day] = {"level": row["level"], "state": row["state"], "you": points[0], "bot": points[1]}
+    best = _count(value.get("best_streak", 0), "the best run of daily deals won", 0, 100000)
+    keep = sorted(days)[-daily.MAX_DAYS:]
+    return {"days": {d: days[d] for d in keep}, "best_streak": best}
+
+
+#: Puzzle ids remembered as tried (a puzzle is rated at its first try only, and the next one is one not yet seen).
+MAX_SEEN = 400
+#: A puzzle's rating is its finder's (the weakest level that finds it): its deviation in the puzzle rating's Glicko.
+PUZZLE_RD = 100.0
+
+
+def fresh_puzzles():
+    """The puzzle part of a record before any puzzle: the puzzle rating (Glicko-2, apart from the games' rating:
+    ``games`` counts the rated tries), tries, solved, the best streak, the ids seen."""
+    return {**glicko.Rating().to_dict(), "tried": 0, "solved": 0, "best_streak": 0, "seen": []}
+
+
+def validate_puzzles(value):
+    """The record's ``"puzzles"`` part, checked (RecordError in words); None (a record from before puzzles) gives a
+    fresh one."""
+    if value is None:
+        return fresh_puzzles()
+    if not isinstance(value, dict):
+        raise RecordError("its puzzle results are not a table")
+    try:
+        clean = glicko.Rating.from_dict(value).to_dict()
+    except ValueError as exc:
+        raise RecordError(f"its puzzle rating: {exc}") from None
+    tried = _count(value.get("tried", 0), "the puzzles tried")
+    solved = _count(value.get("solved", 0), "the puzzles solved", 0, tried)
+    best = _count(value.get("best_streak", 0), "the best puzzle streak", 0, tried)
+    seen = value.get("seen", [])
+    if not isinstance(seen, list) or not all(isinstance(x, str) and _ID.match(x) for x in seen):
+        raise RecordError("its list of puzzles seen is damaged")
+    return {**clean, "tried": tried, "solved": solved, "best_streak": best, "seen": seen[-MAX_SEEN:]}
 
 
 def validate_rating(value):
@@ -131,11 +197,19 @@ def validate(data):
     if not isinstance(counted, list) or not all(isinstance(x, str) and _ID.match(x) for x in counted):
         raise RecordError("its list of counted games is damaged")
     out = {"format": FORMAT, "version": VERSION, "games": clean, "counted": counted[-MAX_COUNTED:],
-           "rating": fresh_rating()}
+           "rating": fresh_rating(), "puzzles": fresh_puzzles(), "daily": fresh_daily()}
     try:
         out["rating"] = validate_rating(data.get("rating"))
     except RecordError as exc:
         raise RatingError(str(exc), out) from None
+    try:
+        out["puzzles"] = validate_puzzles(data.get("puzzles"))
+    except RecordError as exc:
+        raise RatingError(str(exc), out, part="puzzles") from None
+    try:
+        out["daily"] = validate_daily(data.get("daily"))
+    except RecordError as exc:
+        raise RatingError(str(exc), out, part="daily") from None
     return out
 
 
@@ -187,16 +261,19 @@ class PlayerRecord:
         """The record reads but its rating does not: the games stay, the rating starts afresh, and the record as it
         was is kept under another key (as a damaged record is), so nothing is lost. Returns the sentence to show."""
         self.data = exc.rest
+        what, fresh = {"puzzles": ("Your puzzle results", "your puzzle results start afresh"),
+                       "daily": ("Your daily deal results", "your daily deal results start afresh")}.get(
+            exc.part, ("Your rating", "your rating starts afresh"))
         try:
             kept = self._quarantine(raw)
         except StorageError:
             self.blocked = True
-            return (f"Your rating could not be read: {exc}. The record could not be moved aside (storage refused), "
+            return (f"{what} could not be read: {exc}. The record could not be moved aside (storage refused), "
                     "so it was left where it was and this visit will not write over it; your games are counted "
                     "for this visit only.")
         self._write()
-        return (f"Your rating could not be read: {exc}. The record as it was is kept under the key “{kept}”, not "
-                "deleted; your games are kept, and your rating starts afresh.")
+        return (f"{what} could not be read: {exc}. The record as it was is kept under the key “{kept}”, not "
+                f"deleted; your games are kept, and {fresh}.")
 
     def _quarantine(self, raw):
         return keep_aside(self.storage, self.key, raw, CORRUPT_PREFIX, self.clock)
@@ -255,6 +332,56 @@ class PlayerRecord:
         after = before.after(results)
         self.data["rating"] = {**after.to_dict(), "assisted": part["assisted"],
                                "change": round(after.rating - before.rating, 1)}
+
+    def count_puzzle(self, puzzle_id, puzzle_rating, solved, streak=0):
+        """A puzzle tried: counted in the tries (and solved), and, at its first try in this browser, one Glicko-2
+        period of the puzzle rating against the puzzle's (its finder's, :data:`PUZZLE_RD`); ``streak``: the streak's
+        length after it, kept when it is the best. Returns the rating's change (0.0 when not rated)."""
+        part = self.data["puzzles"]
+        part["tried"] += 1
+        part["solved"] += bool(solved)
+        part["best_streak"] = max(part["best_streak"], streak)
+        change = 0.0
+        if puzzle_id not in part["seen"]:
+            before = glicko.Rating.from_dict(part)
+            after = before.after([(float(puzzle_rating), PUZZLE_RD, 1.0 if solved else 0.0)])
+            part.update(after.to_dict())
+            change = round(after.rating - before.rating, 1)
+            part["seen"] = (part["seen"] + [puzzle_id])[-MAX_SEEN:]
+        self._write()
+        return change
+
+    def daily_entry(self, day):
+        """The day's scored daily deal (its entry), or None before it was started."""
+        return self.data["daily"]["days"].get(day)
+
+    def daily_started(self, day, level):
+        """The day's scored game has begun (kept from its start: a game left unfinished is the day's game)."""
+        days = self.data["daily"]["days"]
+        if day not in days:
+            days[day] = {"level": level, "state": "started", "you": None, "bot": None}
+            for old in sorted(days)[:-daily.MAX_DAYS]:
+                del days[old]
+            self._write()
+
+    def daily_finished(self, day, game, person=0):
+        """The day's scored game is over: its result (once) and the best run of days won."""
+        row = self.data["daily"]["days"].get(day)
+        if row is None or row["state"] != "started" or not game.is_over:
+            return
+        won = person in game.winners
+        row["state"] = ("shared" if len(game.winners) > 1 else "won") if won else "lost"
+        row["you"], row["bot"] = game.scores[person], max(s for i, s in enumerate(game.scores) if i != person)
+        part = self.data["daily"]
+        part["best_streak"] = max(part["best_streak"], daily.streak(part["days"], day))
+        self._write()
+
+    def daily_streak(self, today):
+        return daily.streak(self.data["daily"]["days"], today)
+
+    def puzzle_rating(self):
+        """The player's puzzle rating (a :class:`.rating.Rating`; ``games``: the puzzles rated)."""
+        return glicko.Rating.from_dict(self.data["puzzles"])
 
     # -- reading, for the page -------------------------------------------------------------------------------------
     def rating(self):

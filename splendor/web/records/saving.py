@@ -5,6 +5,7 @@ Python."""
 import json
 
 from ...engine import Game, parse_action
+from ..puzzles import daily
 from . import records_io
 from ..table.pass_play import PassPlay
 from ..table.seats import LEVELS, SeatProblem, check_seats, clean_name
@@ -26,6 +27,7 @@ DEFAULT_SETTINGS = {
     "confirm": False,  # a buy is two taps (the card, Buy); on: a last check before a buy or a reserve
     "guided": False,
     "pace": "normal",  # how long each bot's move is shown: "normal" or "fast" (main.py PACES)
+    "daily_level": "expert",  # the level the daily deal is played against
 }
 
 
@@ -44,11 +46,12 @@ class Saving:
             "pass": self.pass_play.to_save(),
             "assisted": sorted(self.assisted),  # the people helped (hint, undo, guide): not rated
             **({"unrated": True} if self.unrated else {}),
+            **({"daily": self.daily} if self.daily else {}),
         }
 
     def save(self):
         """Write the game to storage (after every action). A storage failure is told once, and play goes on."""
-        if self.game is None:
+        if self.game is None or self.puzzle is not None:  # (a puzzle is never saved over the game kept aside)
             return
         g = self.game
         self.pass_play.after_move(g.current_player, len(g.history), g.is_over)
@@ -58,7 +61,7 @@ class Saving:
     def write_save(self):
         """Write the game as it is to storage (``save`` after a move; alone when only what is kept beside the moves
         changed, such as a hint asked). A storage failure is told once, and play goes on."""
-        if self.game is None or self.save_blocked:
+        if self.game is None or self.save_blocked or self.puzzle is not None:
             return
         try:
             self.slot.write(json.dumps(self.to_save(), separators=(",", ":")))
@@ -149,6 +152,7 @@ class Saving:
         self.pass_play = passing
         self.assisted = _assisted_of(data.get("assisted"), clean)
         self.unrated = data.get("unrated") is True
+        self.daily = daily_of(data.get("daily"), record)
         self.log = [{"n": e.get("n") if isinstance(e.get("n"), int) else 0,
                      "seat": e.get("seat") if isinstance(e.get("seat"), int) else None,
                      "text": e["text"], "why": e.get("why") if isinstance(e.get("why"), str) else "",
@@ -169,6 +173,16 @@ class Saving:
             out.append((g.current_player, g.phase))
             g.apply(parse_action(g, text))
         return out
+
+
+def daily_of(value, record):
+    """The save's daily deal ({"day", "level", "scored"}), or None: a save that names a day whose deal is not its own
+    (or names it wrongly) is a plain game, and is not scored."""
+    if not isinstance(value, dict) or not daily.valid_day(value.get("day")) or value.get("level") not in LEVELS:
+        return None
+    if record.get("seed") != daily.daily_seed(value["day"]) or record.get("players") != daily.PLAYERS:
+        return None
+    return {"day": value["day"], "level": value["level"], "scored": value.get("scored") is True}
 
 
 def _assisted_of(value, seats):
