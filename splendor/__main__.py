@@ -5,6 +5,7 @@ Commands:
   arena   bot-vs-bot games with seats rotated: win rates, points, game length, time per move
   levels  the ladder of bot levels with their measured ratings; --measure plays its round robin
   puzzles  puzzles mined from the expert's games (--make, resumable) and the pool (--export)
+  twin     the compiled twin of self-play held to the engine (--check --random N)
   soak    many random and bot games, checking every invariant after every action
   play    play in a terminal against bots
   netdata  the sparring harness's raw logs of the agent's games as training records
@@ -37,6 +38,8 @@ def main(argv=None):
         from .training.ladder import main as run
     elif command == "puzzles":
         from .training.puzzles import main as run
+    elif command == "twin":
+        from .training.twin.check import main as run
     elif command == "soak":
         from .soak import main as run
     elif command == "train":

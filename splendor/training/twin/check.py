@@ -1,0 +1,175 @@
+"""The twin held to the engine: ``python -m splendor twin --check --random N [--seed S] [--players 2,3,4]``.
+
+Plays ``N`` games of random legal moves through both, the engine (:mod:`splendor.engine`, the one source of the
+rules) and the twin (:mod:`.rules`), and compares at every step the legal moves (the same moves in the same order),
+the state after every move (every field of the twin's array against the engine's game), the end and the winners.
+Prints each difference found (the first few in full) and "0 differences" when they agree. Games rotate through the
+player counts; a game's first seat is drawn from its seed, as a new game's is.
+"""
+
+import argparse
+import random
+import sys
+import time
+
+import numpy as np
+
+from ...engine.actions import COLOR_INDEX
+from ...engine.game import new_game
+from . import rules as R
+
+PHASES = {"action": R.ACTION, "return": R.RETURN, "noble": R.NOBLE, "over": R.OVER}
+
+
+def state_of(game):
+    """The twin's array for the engine's ``game`` (base game; read from the game's own lists)."""
+    s = R.new_state()
+    n = game.n
+    s[R.N], s[R.CUR], s[R.PHASE] = n, game.current, PHASES[game.phase]  # (the seat last to act, once over)
+    s[R.FINAL], s[R.PASSES], s[R.TURNS], s[R.START] = game.final, game.passes, game.turns, game.start
+    s[R.SUP:R.SUP + 6] = game.supply_list
+    for lv, row in enumerate(game.market_rows):
+        for slot, card in enumerate(row):
+            s[R.MKT + 4 * lv + slot] = -1 if card is None else card.id
+    for lv, deck in enumerate(game._decks):  # (the twin's check reads the engine's decks: it deals the same cards)
+        s[R.DLEN + lv] = len(deck)
+        s[R.DECK + R.DOFF[lv]:R.DECK + R.DOFF[lv] + len(deck)] = [c.id for c in deck]
+    nobles = game.noble_list
+    s[R.NNOB] = len(nobles)
+    s[R.NOB:R.NOB + len(nobles)] = [nb.id for nb in nobles]
+    for seat, p in enumerate(game.player_list):
+        b = R.PLY + R.PSIZE * seat
+        s[b + R.TOK:b + R.TOK + 6] = p.tok
+        s[b + R.BON:b + R.BON + 5] = p.bon
+        s[b + R.PTS], s[b + R.NCARDS], s[b + R.NRES] = p.points, len(p.cards), len(p.reserved_list)
+        s[b + R.RES:b + R.RES + len(p.reserved_list)] = [c.id for c in p.reserved_list]
+        s[b + R.HID:b + R.HID + len(p.hidden)] = [1 if h else 0 for h in p.hidden]
+        s[b + R.PNOB] = len(p.nobles)
+    return s
+
+
+def code_of(action):
+    """The twin's move for the engine's ``action``."""
+    k = action.kind
+    if k == "buy":
+        return R.move_code(R.BUY, action.card.id)
+    if k == "take":
+        return R.move_code(R.TAKE, sum(1 << COLOR_INDEX[c] for c in action.colors))
+    if k == "take_two":
+        return R.move_code(R.TAKE2, COLOR_INDEX[action.colors[0]])
+    if k == "reserve":
+        return R.move_code(R.BLIND, action.level - 1) if action.card is None else R.move_code(R.RESERVE,
+                                                                                             action.card.id)
+    if k == "return":
+        return R.move_code(R.GIVE, COLOR_INDEX[action.colors[0]])
+    if k == "noble":
+        return R.move_code(R.CHOOSE, action.noble.id)
+    return R.move_code(R.PASS, 0)
+
+
+def field_name(i):
+    """The twin's array index ``i`` in words (for a difference)."""
+    for name in ("N", "CUR", "PHASE", "FINAL", "PASSES", "TURNS", "START"):
+        if getattr(R, name) == i:
+            return name
+    for name, start, size in (("supply", R.SUP, 6), ("market", R.MKT, 12), ("deck lengths", R.DLEN, 3),
+                              ("decks", R.DECK, 90), ("nobles", R.NOB, 5), ("noble count", R.NNOB, 1)):
+        if start <= i < start + size:
+            return f"{name}[{i - start}]"
+    seat, off = divmod(i - R.PLY, R.PSIZE)
+    return f"seat {seat} field {off}"
+
+
+def check_random(games, seed=0, players=(2, 3, 4), log=None, show=5):
+    """Play ``games`` random games through both; the differences found, in words (empty when they agree), and the
+    moves played."""
+    rng = random.Random(seed)
+    out = []
+    buf = np.zeros(R.MAX_MOVES, dtype=np.int32)
+    moves = 0
+    for k in range(games):
+        n = players[k % len(players)]
+        game = new_game(players=n, seed=rng.randrange(1, 2**31), first_player="random")
+        twin = state_of(game)
+        found = _compare(game, twin, buf, f"game {k} at the start")
+        while not found and not game.is_over:
+            legal = game.legal_actions()
+            codes = [code_of(a) for a in legal]
+            count = R.legal_moves(twin, buf)
+            if list(buf[:count]) != codes:
+                found = f"game {k} move {len(game.history)}: legal moves differ: engine {codes}, twin " \
+                        f"{list(buf[:count])}"
+                break
+            i = rng.randrange(len(legal))
+            game.apply_unchecked(legal[i])
+            R.apply_move(twin, codes[i])
+            moves += 1
+            found = _compare(game, twin, buf, f"game {k} after move {len(game.history)} ({legal[i]})")
+        if not found and game.is_over:
+            bits = sum(1 << w for w in game.winners)
+            if R.winners(twin) != bits:
+                found = f"game {k}: winners differ: engine {game.winners}, twin bits {R.winners(twin)}"
+        if found:
+            out.append(found)
+            if log and len(out) <= show:
+                log(found)
+    return out, moves
+
+
+def _compare(game, twin, buf, where):
+    want = state_of(game)
+    diff = np.nonzero(want != twin)[0]
+    if len(diff):
+        i = int(diff[0])
+        return f"{where}: {field_name(i)} engine {int(want[i])}, twin {int(twin[i])}"
+    return ""
+
+
+def bench(games, seed=0, players=(2, 3, 4)):
+    """Random playouts from the same deals through the engine (``legal_actions`` and ``apply_unchecked``) and through
+    the twin (:func:`.rules.random_playout`, after one playout that compiles it): (engine moves/s, twin moves/s)."""
+    rng = random.Random(seed)
+    deals = [new_game(players=players[k % len(players)], seed=rng.randrange(1, 2**31)) for k in range(games)]
+    t = time.perf_counter()
+    moves = 0
+    for g in deals:
+        g = g.copy()
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply_unchecked(legal[rng.randrange(len(legal))])
+            moves += 1
+    engine = moves / (time.perf_counter() - t)
+    states = [state_of(g) for g in deals]
+    R.random_playout(states[0].copy(), 0)
+    t = time.perf_counter()
+    moves = sum(R.random_playout(s, k) for k, s in enumerate(states))
+    return engine, moves / (time.perf_counter() - t)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m splendor twin", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare the twin with the engine")
+    ap.add_argument("--random", type=int, default=1000, metavar="N", help="random games to play through both")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--players", default="2,3,4", help="player counts, in turn (default 2,3,4)")
+    ap.add_argument("--bench", type=int, metavar="GAMES", help="random playouts' moves a second, engine and twin")
+    args = ap.parse_args(argv)
+    players = tuple(int(x) for x in args.players.split(","))
+    compiled = "compiled (numba)" if R.COMPILED else "plain Python (numba not installed)"
+    if args.bench:
+        engine, twin = bench(args.bench, args.seed, players)
+        print(f"random playouts, {args.bench} games: engine {engine:,.0f} moves/s; twin {compiled} {twin:,.0f} "
+              f"moves/s ({twin / engine:.1f} times)")
+    if not args.check:
+        if not args.bench:
+            ap.print_help()
+        return 0
+    t = time.time()
+    found, moves = check_random(args.random, args.seed, players, log=lambda s: print(s, flush=True))
+    print(f"{args.random} random games, {moves:,} moves, twin {compiled}, {time.time() - t:.1f} s: "
+          f"{len(found)} differences")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

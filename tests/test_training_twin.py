@@ -1,0 +1,39 @@
+"""The compiled twin of self-play held to the engine (splendor/training/twin, issue 74): a sample of the long check
+(``python -m splendor twin --check --random 10000``), so a change of the rules that the twin does not follow fails
+the suite. The twin's functions run here as plain Python (numba is a training machine's install), the same source
+numba compiles."""
+
+import numpy as np
+import pytest
+
+import splendor
+from splendor.training.twin import check, rules
+
+
+def test_random_games_agree_move_for_move_at_every_table_size():
+    found, moves = check.check_random(150, seed=74)
+    assert found == [] and moves > 15_000
+
+
+def test_the_check_sees_a_rule_the_twin_does_not_follow(monkeypatch):
+    if rules.COMPILED:
+        pytest.skip("numba compiled the twin: its rules' numbers are fixed in the compiled code")
+    monkeypatch.setattr(rules, "TOKEN_LIMIT", 9)  # (the twin gives tokens back over 9)
+    found, _ = check.check_random(20, seed=1)
+    assert len(found) >= 10 and all("engine" in f and "twin" in f for f in found)
+
+
+def test_a_state_reads_the_engines_game_and_the_moves_name_the_same_actions():
+    g = splendor.new_game(players=3, seed=5)
+    s = check.state_of(g)
+    assert s.dtype == np.int16 and len(s) == rules.SIZE and s[rules.N] == 3
+    buf = np.zeros(rules.MAX_MOVES, dtype=np.int32)
+    k = rules.legal_moves(s, buf)
+    assert list(buf[:k]) == [check.code_of(a) for a in g.legal_actions()]
+    assert rules.MAX_MOVES > 12 + 3 + 10 + 5 + 12 + 3
+
+
+def test_the_command_prints_its_differences(capsys):
+    assert check.main(["--check", "--random", "6", "--seed", "3"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("6 random games") and last.endswith(": 0 differences")
