@@ -37,3 +37,16 @@ def test_the_command_prints_its_differences(capsys):
     assert check.main(["--check", "--random", "6", "--seed", "3"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("6 random games") and last.endswith(": 0 differences")
+
+
+def test_the_check_compares_the_networks_input_number_for_number(monkeypatch):
+    real = check.twin_encode.encode
+
+    def off_by_a_little(s, x):
+        k = real(s, x)
+        x[3] += 1e-9  # (the supply's red, a hair off)
+        return k
+
+    monkeypatch.setattr(check.twin_encode, "encode", off_by_a_little)
+    found, _ = check.check_random(2, seed=1)
+    assert found and "input 3" in found[0]

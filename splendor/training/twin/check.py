@@ -2,7 +2,8 @@
 
 Plays ``N`` games of random legal moves through both, the engine (:mod:`splendor.engine`, the one source of the
 rules) and the twin (:mod:`.rules`), and compares at every step the legal moves (the same moves in the same order),
-the state after every move (every field of the twin's array against the engine's game), the end and the winners.
+the state after every move (every field of the twin's array against the engine's game), the network's input in every
+action phase (:mod:`.encode` against :func:`splendor.ai.encoding.encode`), the end and the winners.
 Prints each difference found (the first few in full) and "0 differences" when they agree. Games rotate through the
 player counts; a game's first seat is drawn from its seed, as a new game's is.
 """
@@ -14,8 +15,10 @@ import time
 
 import numpy as np
 
+from ...ai import encoding
 from ...engine.actions import COLOR_INDEX
 from ...engine.game import new_game
+from . import encode as twin_encode
 from . import rules as R
 
 PHASES = {"action": R.ACTION, "return": R.RETURN, "noble": R.NOBLE, "over": R.OVER}
@@ -92,7 +95,15 @@ def check_random(games, seed=0, players=(2, 3, 4), log=None, show=5):
         game = new_game(players=n, seed=rng.randrange(1, 2**31), first_player="random")
         twin = state_of(game)
         found = _compare(game, twin, buf, f"game {k} at the start")
+        x = np.zeros(encoding.inputs_for(n), dtype=np.float64)
         while not found and not game.is_over:
+            if game.phase == "action":  # the network's input, number for number
+                twin_encode.encode(twin, x)
+                want = np.array(encoding.encode(game))
+                if not np.array_equal(want, x):
+                    i = int(np.nonzero(want != x)[0][0])
+                    found = f"game {k} move {len(game.history)}: input {i} engine {want[i]!r}, twin {x[i]!r}"
+                    break
             legal = game.legal_actions()
             codes = [code_of(a) for a in legal]
             count = R.legal_moves(twin, buf)
