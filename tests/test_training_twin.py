@@ -35,8 +35,20 @@ def test_a_state_reads_the_engines_game_and_the_moves_name_the_same_actions():
 
 def test_the_command_prints_its_differences(capsys):
     assert check.main(["--check", "--random", "6", "--seed", "3"]) == 0
-    last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("6 random games") and last.endswith(": 0 differences")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("6 random games") and lines[-1].endswith(": 0 differences")
+
+
+def test_self_play_games_replay_through_both_alike():
+    """The positions self-play reaches (the expert's network against itself, Gumbel at 8 simulations), compared move
+    for move: the long run is ``python -m splendor twin --check --random 0 --selfplay 1000``."""
+    records = check.selfplay_records(4, seed=2, sims=8)
+    found, moves = check.check_records(records)
+    assert found == [] and moves > 150 and all(r["winners"] for r in records)
+    # a record whose move the twin cannot follow is named
+    bad = dict(records[0], actions=records[0]["actions"][:3] + ["take2 red"] * 3)
+    found, _ = check.check_records([bad])
+    assert found and "record 0" in found[0]
 
 
 def test_the_check_compares_the_networks_input_number_for_number(monkeypatch):

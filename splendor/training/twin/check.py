@@ -1,11 +1,13 @@
-"""The twin held to the engine: ``python -m splendor twin --check --random N [--seed S] [--players 2,3,4]``.
+"""The twin held to the engine: ``python -m splendor twin --check --random N [--selfplay M] [--seed S]``.
 
 Plays ``N`` games of random legal moves through both, the engine (:mod:`splendor.engine`, the one source of the
 rules) and the twin (:mod:`.rules`), and compares at every step the legal moves (the same moves in the same order),
 the state after every move (every field of the twin's array against the engine's game), the network's input in every
 action phase (:mod:`.encode` against :func:`splendor.ai.encoding.encode`), the end and the winners.
-Prints each difference found (the first few in full) and "0 differences" when they agree. Games rotate through the
-player counts; a game's first seat is drawn from its seed, as a new game's is.
+``--selfplay M`` also plays M games of the expert's network against itself (two players, Gumbel's root at
+``--sims``) and replays each through both, compared the same way: the positions self-play reaches. Prints each
+difference found (the first few in full) and "0 differences" when they agree. Random games rotate through the player
+counts (``--players``); a game's first seat is drawn from its seed, as a new game's is.
 """
 
 import argparse
@@ -17,7 +19,7 @@ import numpy as np
 
 from ...ai import encoding
 from ...engine.actions import COLOR_INDEX
-from ...engine.game import new_game
+from ...engine.game import new_game, parse_action
 from . import encode as twin_encode
 from . import rules as R
 
@@ -127,6 +129,66 @@ def check_random(games, seed=0, players=(2, 3, 4), log=None, show=5):
     return out, moves
 
 
+def check_records(records, log=None, show=5):
+    """Replay game records (self-play's, :mod:`splendor.training.netplay`) through both, comparing as
+    :func:`check_random` does at every move; the differences found, and the moves replayed."""
+    out = []
+    buf = np.zeros(R.MAX_MOVES, dtype=np.int32)
+    moves = 0
+    for k, rec in enumerate(records):
+        game = new_game(players=rec["players"], seed=rec["seed"], first_player=rec["first_player"])
+        twin = state_of(game)
+        x = np.zeros(encoding.inputs_for(game.n), dtype=np.float64)
+        found = _compare(game, twin, buf, f"record {k} at the start")
+        for text in rec["actions"]:
+            if found:
+                break
+            action = parse_action(game, text)  # (a buy as recorded: the twin pays the default way, as self-play does)
+            found = _step(game, twin, buf, x, action, f"record {k}")
+            moves += 1
+        if not found and game.is_over and R.winners(twin) != sum(1 << w for w in game.winners):
+            found = f"record {k}: winners differ"
+        if found:
+            out.append(found)
+            if log and len(out) <= show:
+                log(found)
+    return out, moves
+
+
+def _step(game, twin, buf, x, action, where):
+    """One move through both (after comparing the legal moves and the input there); a difference in words, or ''."""
+    if game.phase == "action":
+        twin_encode.encode(twin, x)
+        want = np.array(encoding.encode(game))
+        if not np.array_equal(want, x):
+            i = int(np.nonzero(want != x)[0][0])
+            return f"{where} move {len(game.history)}: input {i} engine {want[i]!r}, twin {x[i]!r}"
+    codes = [code_of(a) for a in game.legal_actions()]
+    count = R.legal_moves(twin, buf)
+    if list(buf[:count]) != codes:
+        return f"{where} move {len(game.history)}: legal moves differ: engine {codes}, twin {list(buf[:count])}"
+    code = code_of(action)
+    if code not in codes:
+        return f"{where} move {len(game.history)}: {action} is not among the legal moves"
+    game.apply_unchecked(action)
+    R.apply_move(twin, code)
+    return _compare(game, twin, buf, f"{where} after move {len(game.history)} ({action})")
+
+
+def selfplay_records(games, seed=0, sims=16):
+    """``games`` two-player games of the expert's network against itself (:func:`splendor.training.netplay.play`,
+    Gumbel's root at ``sims`` simulations): their records."""
+    from ...ai.netfile import read_net
+    from ..netplay import play
+    from pathlib import Path
+    net = read_net((Path(__file__).resolve().parents[2] / "ai" / "expert_net.json").read_text("utf-8"))
+    records = []
+    for start in range(0, games, 16):
+        seeds = [seed * 100_000 + g for g in range(start, min(games, start + 16))]
+        records += play(net, seeds, sims=sims, rng_seed=seed + start, search="gumbel")[0]
+    return records
+
+
 def _compare(game, twin, buf, where):
     want = state_of(game)
     diff = np.nonzero(want != twin)[0]
@@ -164,6 +226,10 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--players", default="2,3,4", help="player counts, in turn (default 2,3,4)")
     ap.add_argument("--bench", type=int, metavar="GAMES", help="random playouts' moves a second, engine and twin")
+    ap.add_argument("--selfplay", type=int, default=0, metavar="M",
+                    help="also play M games of the expert's network against itself (Gumbel, --sims) and replay them "
+                         "through both")
+    ap.add_argument("--sims", type=int, default=16, help="simulations a move of --selfplay's games")
     args = ap.parse_args(argv)
     players = tuple(int(x) for x in args.players.split(","))
     compiled = "compiled (numba)" if R.COMPILED else "plain Python (numba not installed)"
@@ -177,8 +243,17 @@ def main(argv=None):
         return 0
     t = time.time()
     found, moves = check_random(args.random, args.seed, players, log=lambda s: print(s, flush=True))
-    print(f"{args.random} random games, {moves:,} moves, twin {compiled}, {time.time() - t:.1f} s: "
-          f"{len(found)} differences")
+    if args.random:
+        print(f"{args.random} random games, {moves:,} moves: {len(found)} differences")
+    if args.selfplay:
+        t_play = time.time()
+        records = selfplay_records(args.selfplay, args.seed, args.sims)
+        played = time.time() - t_play
+        more, replayed = check_records(records, log=lambda s: print(s, flush=True))
+        print(f"{len(records)} self-play games ({args.sims} simulations a move, played in {played:.0f} s), "
+              f"{replayed:,} moves: {len(more)} differences")
+        found += more
+    print(f"in all (twin {compiled}, {time.time() - t:.1f} s): {len(found)} differences")
     return 1 if found else 0
 
 
