@@ -9,6 +9,8 @@ import json
 import random
 import re
 
+import pytest
+
 import splendor
 from a11y_helpers import axe
 from game_driver import SAVE_KEY, open_game, play_turn, settle, start
@@ -57,3 +59,25 @@ def test_axe_on_a_phone_with_a_dialog(phone, site_url):
     assert not (found := axe(page, site_url)), "phone game:\n" + "\n".join(found)
     page.get_by_role("region", name="Market").get_by_role("button", name=re.compile(r"^Level 3 card")).first.tap()
     assert not (found := axe(page, site_url)), "phone card dialog:\n" + "\n".join(found)
+
+
+@pytest.mark.slow  # (a whole daily deal: started first, tests/conftest.py)
+def test_axe_on_a_puzzle_its_result_and_the_daily_deals_end(phone, site_url):
+    """The puzzle on the table, its result over it, and a daily deal's results (its share button and word)."""
+    from tap_driver import play
+    from test_puzzles import POOL, open_puzzles
+
+    page, _ = phone
+    open_game(page)
+    open_puzzles(page, "streak")
+    assert not (found := axe(page, site_url)), "puzzle:\n" + "\n".join(found)
+    play(page, POOL.rising()["answer"])
+    page.get_by_role("dialog", name="Solved!").wait_for()
+    assert not (found := axe(page, site_url)), "puzzle result:\n" + "\n".join(found)
+    page.get_by_role("dialog").get_by_role("button", name="Leave puzzles").tap()
+    page.get_by_role("button", name="Play today's deal").tap()
+    settle(page)
+    while play_turn(page, press="tap"):
+        settle(page)
+    page.get_by_role("button", name="Share the result").wait_for()
+    assert not (found := axe(page, site_url)), "daily deal's end:\n" + "\n".join(found)

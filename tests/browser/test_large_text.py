@@ -83,3 +83,26 @@ def test_at_twice_the_text_size_the_results_are_whole(page, size):
     page.get_by_role("img", name="Each player’s chance to win after every move").wait_for(timeout=30_000)
     assert page.evaluate(CUT_JS, [".topbar", ".rv-steps", ".rv-nav", ".rv-seats section", ".rv-row"]) == []
     assert not page.evaluate(SIDEWAYS_JS)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_at_twice_the_text_size_the_first_screens_puzzles_and_a_puzzles_result_are_whole(page, size):
+    from tap_driver import play
+    from test_puzzles import POOL, settled_puzzle
+
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    twice_the_text(page)
+    open_game(page)
+    assert page.evaluate(CUT_JS, [".today", ".today-row"]) == []
+    assert not page.evaluate(SIDEWAYS_JS)
+    page.get_by_role("button", name="Puzzle streak").click()
+    settled_puzzle(page)
+    assert page.evaluate(CUT_JS, [".topbar"]) == []
+    assert not page.evaluate(SIDEWAYS_JS)
+    play(page, POOL.rising()["answer"], how="click")  # (the taps of a puzzle at this size: as a game's)
+    page.get_by_role("dialog", name="Solved!").wait_for()
+    assert page.evaluate(CUT_JS, ["#puzzle-result"]) == []
+    assert not page.evaluate(SIDEWAYS_JS)
+    page.get_by_role("dialog").get_by_role("button", name="Next puzzle").click()
+    settled_puzzle(page)
