@@ -4,6 +4,7 @@ best streak and a puzzle rating, the game in progress is never saved over, the d
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -279,3 +280,30 @@ def test_a_damaged_daily_record_is_kept_aside_and_the_games_stay():
     app = App(storage)
     assert any("could not be read" in n["text"] for n in app.notices)
     assert app.player_record.data["daily"]["days"] == {}
+
+
+@pytest.mark.parametrize("players, seat", [(3, 2), (4, 3), (4, 1)])
+def test_a_puzzle_at_three_or_four_players_seats_the_person_where_the_puzzle_says(players, seat):
+    """(The shipped pool's puzzles are of 2 players so far: a made-up line of 3-4 players, its answer the first buy
+    or take on offer, read and played as the page would.)"""
+    rng = random.Random(players * 10 + seat)
+    g = splendor.new_game(players=players, seed=11)
+    actions = []
+    while not (g.current_player == seat and g.phase == "action" and len(actions) >= 2 * players):
+        a = rng.choice(g.legal_actions())
+        actions.append(str(a))
+        g.apply(a)
+    answer = next(a for a in g.legal_actions() if a.kind in ("buy", "take"))
+    line = {"id": f"{players}p-test-{seat}", "players": players, "seed": 11, "actions": actions, "seat": seat,
+            "answer": str(answer), "margin": 0.3, "theme": "the take toward the next card", "rating": 900,
+            "why": "takes gems", "chances": [[str(answer), 60]]}
+    app = App(MemoryStorage())
+    app.act("puzzles", {"mode": "rated"})
+    app.pool_loaded(json.dumps(line) + "\n")
+    assert app.person == seat and app.my_turn and [s["bot"] is None for s in app.seats].index(True) == seat
+    assert [s["name"] for s in app.seats if s["bot"]] == [f"Bot {k}" for k in range(1, players)]
+    html = view.render(app)
+    assert sorted(int(x) for x in re.findall(r'class="seat opp[^"]*" id="seat-(\d)"', html)) == \
+        sorted(set(range(players)) - {seat})  # (every other seat a bot's panel; the person's own area below)
+    play(app, str(answer))
+    assert app.puzzle["result"]["solved"] and app.puzzle["result"]["best"] == 60
