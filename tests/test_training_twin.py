@@ -62,3 +62,40 @@ def test_the_check_compares_the_networks_input_number_for_number(monkeypatch):
     monkeypatch.setattr(check.twin_encode, "encode", off_by_a_little)
     found, _ = check.check_random(2, seed=1)
     assert found and "input 3" in found[0]
+
+
+def test_self_play_on_the_twin_makes_netplays_records_the_fit_reads():
+    """Gumbel self-play over the twin's arrays (twin/selfplay.py): every move one of the engine's legal moves, the
+    twin's state equal to the engine's after every decision (``check``), the records netplay's: the fit's reader
+    (netdata.record_rows) takes every decision, each policy a distribution over the legal moves."""
+    from splendor.ai.netfile import read_net
+    from splendor.training import netdata
+    from splendor.training.twin import selfplay
+    from pathlib import Path
+    net = read_net((Path(splendor.__file__).parent / "ai" / "expert_net.json").read_text("utf-8"))
+    records, evaluations = selfplay.play(net, [11, 12, 13], sims=8, check=True)
+    assert evaluations > 3 * 40 * 8
+    for rec in records:
+        assert rec["winners"] and rec["search"] == "gumbel" and rec["twin"]
+        game = splendor.replay(rec)
+        assert game.is_over and list(game.winners) == rec["winners"]
+        rows = netdata.record_rows(rec)
+        assert len(rows) == len(rec["decisions"]) > 20
+        for d in rec["decisions"]:
+            assert abs(sum(d["policy"].values()) - 1) < 0.01 and sum(d["visits"].values()) == 8
+            assert -1 <= d["value"] <= 1
+
+
+def test_twin_self_play_plays_like_the_python_loop_at_the_same_settings():
+    """The same search on the same deals: the twin's games and the Python loop's (netplay.play) end alike in length
+    (their draws differ, so their moves do too)."""
+    from splendor.ai.netfile import read_net
+    from splendor.training import netplay
+    from splendor.training.twin import selfplay
+    from pathlib import Path
+    net = read_net((Path(splendor.__file__).parent / "ai" / "expert_net.json").read_text("utf-8"))
+    seeds = list(range(300, 306))
+    twin, _ = selfplay.play(net, seeds, sims=16)
+    python, _ = netplay.play(net, seeds, sims=16, search="gumbel")
+    mean = [sum(len(r["decisions"]) for r in rs) / len(rs) for rs in (twin, python)]
+    assert abs(mean[0] - mean[1]) < 0.25 * mean[1], mean

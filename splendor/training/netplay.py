@@ -245,7 +245,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m splendor netplay", description=__doc__.split("\n\n")[0])
     ap.add_argument("--net", required=True, help="the network file that plays both seats")
     ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--batch", type=int, default=32, help="games in lockstep in one process (their leaves batched)")
+    ap.add_argument("--batch", type=int, default=None,
+                    help="games in lockstep in one process (their leaves batched; default 32, with --twin 256)")
     ap.add_argument("--sims", type=int, default=800, help="simulations a move")
     ap.add_argument("--explore", type=int, default=10,
                     help="moves at the start drawn in proportion to the visits (puct; gumbel's draw explores)")
@@ -260,6 +261,12 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="records (.jsonl or .jsonl.gz), appended to")
     ap.add_argument("--workers", type=int, default=1, help="processes on this machine")
     ap.add_argument("--address", help="a Ray cluster's address ('auto' for the one this machine belongs to)")
+    ap.add_argument("--twin", action="store_true",
+                    help="play on the compiled twin (splendor/training/twin: numba, requirements-twin.txt; "
+                         "--search gumbel, one process, --batch games in lockstep, 256 unless given)")
+    ap.add_argument("--compare-python", type=int, default=0, metavar="N",
+                    help="with --twin: then play N games of this Python loop at the same settings, and print both "
+                         "figures of positions per CPU-hour")
     ap.add_argument("--compare-selfplay", type=int, default=0, metavar="N",
                     help="then play N games of 'python -m splendor selfplay' at the same simulations, one process, "
                          "and print both runners' games per CPU-hour")
@@ -270,6 +277,11 @@ def main(argv=None):
         ap.error(str(e))
     for k, v in BLAS_THREADS.items():  # before numpy is first imported (this process and the workers it starts)
         os.environ.setdefault(k, v)
+    if a.twin:
+        if a.search != "gumbel":
+            ap.error("--twin plays Gumbel's root search: add --search gumbel")
+        return _twin_main(a)
+    a.batch = a.batch or 32
     with open(a.net, encoding="utf-8") as f:
         net_text = f.read()
     read_net(net_text)  # refused here, in words, before any game
@@ -313,4 +325,48 @@ def main(argv=None):
         print(f"python -m splendor selfplay at {a.sims} iterations a move: {games} in {old:.0f} s "
               f"of processor time, {rate_old:.1f} games per CPU-hour; netplay {rate_new:.0f}: "
               f"{rate_new / rate_old:.1f} times as many")
+    return 0
+
+
+def _rate(positions, cpu):
+    return positions / (cpu / 3600) if cpu else 0.0
+
+
+def _twin_main(a):
+    """``netplay --twin``: the games on the compiled twin (:mod:`.twin.selfplay`), then, with ``--compare-python N``,
+    N games of this module's loop at the same network and search settings, each figure on its own line."""
+    from .twin import selfplay as twin
+    from .twin.rules import COMPILED
+
+    with open(a.net, encoding="utf-8") as f:
+        net = read_net(f.read())
+    batch = a.batch or 256
+    params = puct.SearchParams()
+    twin.play(net, [a.seed], sims=2, params=params)  # (compiled here, or read from numba's cache: not timed)
+    opener = gzip.open if a.out.endswith(".gz") else open
+    seeds = [a.seed + g for g in range(a.games)]
+    positions = 0
+    cpu = 0.0
+    for i in range(0, len(seeds), batch):
+        t0 = time.process_time()
+        records, _ = twin.play(net, seeds[i:i + batch], sims=a.sims, params=params, rng_seed=a.seed + i,
+                               considered=a.considered, c_scale=a.c_scale)
+        cpu += time.process_time() - t0
+        positions += sum(len(r["decisions"]) for r in records)
+        with opener(a.out, "at", encoding="utf-8") as f:
+            for rec in records:
+                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    how = "compiled" if COMPILED else "plain Python: numba is not installed"
+    print(f"twin ({how}): {len(seeds)} games, {positions} positions at {a.sims} simulations in {cpu:.1f} s of "
+          f"processor time: {_rate(positions, cpu):,.0f} positions per CPU-hour; written to {a.out}")
+    if a.compare_python:
+        t0 = time.process_time()
+        records, _ = play(net, seeds[:a.compare_python], a.sims, params, rng_seed=a.seed, search="gumbel",
+                          considered=a.considered, c_scale=a.c_scale)
+        old = time.process_time() - t0
+        old_positions = sum(len(r["decisions"]) for r in records)
+        print(f"python: {len(records)} games, {old_positions} positions at {a.sims} simulations in {old:.1f} s of "
+              f"processor time: {_rate(old_positions, old):,.0f} positions per CPU-hour")
+        print(f"twin / python: {_rate(positions, cpu) / _rate(old_positions, old):.1f} times the positions per "
+              f"CPU-hour")
     return 0

@@ -23,11 +23,13 @@ tokens first, then gold), a take of up to three colours (their bits), a take of 
 face-up card (the card) or of a deck's top card (the level, 0-2), a return (the colour), a noble (its id), a pass.
 """
 
+import os
+
 import numpy as np
 
 try:  # compiled where numba is installed (training machines); plain Python otherwise
     from numba import njit
-    COMPILED = True
+    COMPILED = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")  # (numba's switch to run the Python as it is)
 except ImportError:  # pragma: no cover - depends on the machine
     COMPILED = False
 
@@ -54,7 +56,7 @@ SIZE = PLY + 4 * PSIZE
 
 ACTION, RETURN, NOBLE, OVER = 0, 1, 2, 4
 BUY, TAKE, TAKE2, RESERVE, BLIND, GIVE, CHOOSE, PASS = range(8)
-MAX_MOVES = 128  # more than a position ever offers (12 + 3 buys, 10 takes, 5 doubles, 12 + 3 reserves)
+MAX_MOVES = 64  # more than a position ever offers (12 + 3 buys, 10 takes, 5 doubles, 12 + 3 reserves: 45)
 
 #: The cards' and nobles' tables, by id.
 COST = np.array([c.cost_t for c in CARDS], dtype=np.int16)
