@@ -646,7 +646,7 @@ def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considere
     from ...ai import puct
     from ...engine.game import Game
     from ..netnumpy import NumpyRunner
-    from .check import code_of, state_of
+    from .bridge import code_of, state_of
 
     params = params or puct.SearchParams()
     runner = net if hasattr(net, "forward_batch") else NumpyRunner(net)
