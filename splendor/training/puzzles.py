@@ -294,7 +294,7 @@ def page_facts(puzzle):
 
 
 #: The shipped pool's last check (:func:`holds_longer`): fresh deals judged at twice the first look's walks.
-SHIP_DEALS = 4
+SHIP_DEALS = 16
 SHIP_HOLD = 0.10
 
 
