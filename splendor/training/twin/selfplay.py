@@ -155,6 +155,9 @@ class Trees:
         self.n = np.zeros((B, nmax), dtype=np.int64)
         self.v = np.zeros((B, nmax, 2), dtype=np.float64)
         self.logits = np.zeros((B, nmax, ACTION_COUNT), dtype=np.float32)
+        self.hash = np.zeros((B, nmax), dtype=np.int64)  # each evaluated position's input, hashed (_hash)
+        self.hashed = np.zeros((B, nmax), dtype=np.int64)
+        self.scratch = np.zeros(E.inputs_for(2), dtype=np.float32)
         self.count = np.zeros(B, dtype=np.int64)  # nodes in use
         self.path = np.zeros((B, 256, 2), dtype=np.int64)
         self.plen = np.zeros(B, dtype=np.int64)
@@ -273,7 +276,7 @@ def _new_node(b, s, st, mover, term, opened, v, count):
 
 @njit(cache=True, fastmath=True)  # (the walk's arithmetic: no NaN or infinity can arise there)
 def _select(b, start, forced, c_puct, fpu, st, mover, term, opened, nm, mv, P, N, W, kid, n, v, logits, count,
-            path, plen):
+            path, plen, hashed):
     """One walk from node ``start`` (its move ``forced`` first when >= 0) to a move not yet followed: the path in
     ``path[b]``; returns the new node (made here: an ended game's or one that waits for the network, -2 for it) or
     -1 when the walk ended at a known end."""
@@ -314,6 +317,7 @@ def _select(b, start, forced, c_puct, fpu, st, mover, term, opened, nm, mv, P, N
             if s[R.PHASE] != R.ACTION and s[R.PHASE] != R.OVER:
                 finish_turn(s)
             opened[b, new] = 0
+            hashed[b, new] = 0
             if s[R.PHASE] == R.OVER:
                 term[b, new] = 1
                 mover[b, new] = 0
@@ -412,9 +416,39 @@ def _halving_next(b, sims, U, g, rlogit, root_value, prior, N, W, nm, c_scale, r
 
 
 @njit(cache=True)
+def _hash(x):
+    """A 64-bit hash (FNV-1a) of an input's bits."""
+    bits = x.view(np.int64)  # (two inputs a word: the input's length is a multiple of 8)
+    h = np.int64(-3750763034362895579)
+    for i in range(len(bits)):
+        h = (h ^ bits[i]) * np.int64(1099511628211)
+    return h
+
+
+@njit(cache=True)
+def _same_input(b, new, x, st, count, hash_, hashed, scratch):
+    """An evaluated position of game ``b``'s trees whose input is ``x`` (the new position's), or -1. The universes
+    deal the cards the mover cannot see apart, but the input shows none of them: a take (no card revealed) walked in
+    two universes reaches positions of one input, the same network's outputs (a fifth of the positions)."""
+    h = _hash(x)
+    hash_[b, new] = h
+    for j in range(count[b]):
+        if j != new and hashed[b, j] and hash_[b, j] == h:
+            TE.encode(st[b, j], scratch)
+            same = True
+            for i in range(len(x)):
+                if scratch[i] != x[i]:
+                    same = False
+                    break
+            if same:
+                return j
+    return -1
+
+
+@njit(cache=True)
 def setup_roots(live, games, U, st, mover, term, opened, v, count, X, xbuf):
     """Each live game's universes (its mover's unseen cards dealt again, :func:`redeal`, in each) as nodes 0..U-1,
-    their inputs in ``X`` (rows in order: game by game, universe by universe); the rows used."""
+    their input in ``X`` (one row a game: the input shows no unseen card); the rows used."""
     row = 0
     for t in range(len(live)):
         b = live[t]
@@ -429,14 +463,14 @@ def setup_roots(live, games, U, st, mover, term, opened, v, count, X, xbuf):
                 _new_node(b, s2, st, mover, term, opened, v, count)
             else:
                 _new_node(b, s, st, mover, term, opened, v, count)
-            TE.encode(st[b, u], X[row])
-            row += 1
+        TE.encode(st[b, 0], X[row])  # (one input for the universes' roots: they differ in unseen cards only)
+        row += 1
     return row
 
 
 @njit(cache=True)
-def open_roots(live, U, out, st, mover, term, opened, nm, mv, P, N, W, kid, n, v, logits, considered, g, rlogit,
-               prior, root_value, remaining, nrem, walks, qlen, phases, started):
+def open_roots(live, U, out, st, mover, term, opened, nm, mv, P, N, W, kid, n, v, logits, hashed, considered, g,
+               rlogit, prior, root_value, remaining, nrem, walks, qlen, phases, started):
     """The network's outputs for the roots: values, priors, and Gumbel's root (the draw, the moves considered)."""
     row = 0
     for t in range(len(live)):
@@ -446,7 +480,8 @@ def open_roots(live, U, out, st, mover, term, opened, nm, mv, P, N, W, kid, n, v
             _seat_values(v[b, u], mover[b, u], math.tanh(out[row, ACTION_COUNT]))
             n[b, u] = 0
             _open(b, u, st, mover, nm, mv, P, N, W, kid, logits, opened)
-            row += 1
+            hashed[b, u] = 0  # (a root's input is the root's: shared with no walk's position)
+        row += 1
         k = nm[b, 0]
         rv = 0.0
         for u in range(U):
@@ -476,7 +511,7 @@ def open_roots(live, U, out, st, mover, term, opened, nm, mv, P, N, W, kid, n, v
 @njit(cache=True)
 def walk_all(live, sims, U, c_puct, fpu, c_scale, st, mover, term, opened, nm, mv, P, N, W, kid, n, v, logits, count,
              path, plen, leaf, g, rlogit, prior, root_value, remaining, nrem, walks, queue, qlen, phases, started,
-             X, xbuf):
+             X, hash_, hashed, scratch):
     """One walk down every live game's tree (the root move by the halving, the universe by the move's walks so far);
     the new positions' inputs in ``X``; the rows used. A walk that ends at an end is backed up here."""
     row = 0
@@ -486,7 +521,7 @@ def walk_all(live, sims, U, c_puct, fpu, c_scale, st, mover, term, opened, nm, m
                           queue, qlen, phases, started)
         u = (walks[b, i] - 1 + i) % U
         new = _select(b, u, i, c_puct, fpu, st, mover, term, opened, nm, mv, P, N, W, kid, n, v, logits, count,
-                      path, plen)
+                      path, plen, hashed)
         if new < 0:  # a known end: its values again
             last = path[b, plen[b] - 1]
             _backup(b, path, plen, mover, N, W, n, v[b, kid[b, last[0], last[1]]])
@@ -495,14 +530,23 @@ def walk_all(live, sims, U, c_puct, fpu, c_scale, st, mover, term, opened, nm, m
             _backup(b, path, plen, mover, N, W, n, v[b, new])
             leaf[b] = -1
         else:
-            leaf[b] = new
             TE.encode(st[b, new], X[row])
-            row += 1
+            j = _same_input(b, new, X[row], st, count, hash_, hashed, scratch)
+            if j >= 0:  # the network's outputs for this input are known: the same search, one evaluation fewer
+                logits[b, new, :] = logits[b, j, :]
+                _seat_values(v[b, new], mover[b, new], v[b, j, mover[b, j]])
+                n[b, new] = 0
+                hashed[b, new] = 1
+                _backup(b, path, plen, mover, N, W, n, v[b, new])
+                leaf[b] = -1
+            else:
+                leaf[b] = new
+                row += 1
     return row
 
 
 @njit(cache=True)
-def expand_all(live, out, mover, N, W, n, v, logits, path, plen, leaf):
+def expand_all(live, out, mover, N, W, n, v, logits, hashed, path, plen, leaf):
     """The network's outputs for the new positions (rows in the order walk_all wrote them): their values, their
     logits kept for when a walk first goes through them, the values backed up."""
     row = 0
@@ -514,6 +558,7 @@ def expand_all(live, out, mover, N, W, n, v, logits, path, plen, leaf):
         logits[b, node, :] = out[row, :ACTION_COUNT]
         _seat_values(v[b, node], mover[b, node], math.tanh(out[row, ACTION_COUNT]))
         n[b, node] = 0
+        hashed[b, node] = 1
         _backup(b, path, plen, mover, N, W, n, v[b, node])
         row += 1
 
@@ -682,13 +727,13 @@ def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considere
         rows = setup_roots(la, twin, U, T.st, T.mover, T.term, T.opened, T.v, T.count, X, xbuf)
         out = forward(X[:rows])
         evaluations += rows
-        open_roots(la, U, out, *tree[:12], T.logits, considered, *root, T.qlen, T.phases, T.started)
+        open_roots(la, U, out, *tree[:12], T.logits, T.hashed, considered, *root, T.qlen, T.phases, T.started)
         for _ in range(sims):
             rows = walk_all(la, sims, U, c_puct, fpu, c_scale, *tree, T.count, T.path, T.plen, T.leaf, *root,
-                            T.queue, T.qlen, T.phases, T.started, X, xbuf)
+                            T.queue, T.qlen, T.phases, T.started, X, T.hash, T.hashed, T.scratch)
             if rows:
                 out = forward(X[:rows])
-                expand_all(la, out, T.mover, T.N, T.W, T.n, T.v, T.logits, T.path, T.plen, T.leaf)
+                expand_all(la, out, T.mover, T.N, T.W, T.n, T.v, T.logits, T.hashed, T.path, T.plen, T.leaf)
                 evaluations += rows
         decide_all(la, U, c_scale, T.g, T.rlogit, T.root_value, T.prior, T.N, T.W, T.nm, T.mv, T.remaining, T.nrem,
                    T.walks, moves, values, visits, policy)
