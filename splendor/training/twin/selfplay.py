@@ -415,14 +415,18 @@ def _halving_next(b, sims, U, g, rlogit, root_value, prior, N, W, nm, c_scale, r
     return i
 
 
+_HASH_KEYS = np.random.default_rng(74).integers(1, 2**40, size=E.inputs_for(4), dtype=np.int64)
+
+
 @njit(cache=True)
 def _hash(x):
-    """A 64-bit hash (FNV-1a) of an input's bits."""
-    bits = x.view(np.int64)  # (two inputs a word: the input's length is a multiple of 8)
-    h = np.int64(-3750763034362895579)
-    for i in range(len(bits)):
-        h = (h ^ bits[i]) * np.int64(1099511628211)
-    return h
+    """A 48-bit hash of an input's bits (a match is then compared in full): no product overflows, compiled or as
+    plain Python."""
+    bits = x.view(np.int32)
+    h = 0
+    for i in range(len(bits)):  # (independent products: the compiled loop runs them side by side)
+        h += int(bits[i]) * int(_HASH_KEYS[i])
+    return h & 0xFFFFFFFFFFFF  # (compiled, the sum wraps at 64 bits; as Python it does not: the low bits agree)
 
 
 @njit(cache=True)
