@@ -90,6 +90,20 @@ def seat_shares(mover, winners, n):
     return [1.0 / len(winners) if (mover + k) % n in winners else 0.0 for k in range(n)]
 
 
+def game_record(game, decisions, **fields):
+    """A self-play game's record as netplay writes it (and :func:`record_rows` reads it): the game's record with its
+    ``deals``, ``winners`` (none for a game cut short), ``scores``, the search's ``fields`` (``sims``, ``search``...)
+    and the ``decisions``. The searches that write these force no playouts: their visits are taken as they are."""
+    rec = game.record()
+    rec["deals"] = game.dealt()
+    rec["winners"] = list(game.winners) if game.is_over else []
+    rec["scores"] = list(game.scores)
+    rec.update(fields)
+    rec["forced_playouts"] = False
+    rec["decisions"] = decisions
+    return rec
+
+
 def record_rows(rec, players=enc.PLAYERS):
     """(input, policy target over the move index, result, search value, simulations) for each decision of the
     record ``rec`` made in an action phase, when it is a game of ``players`` seats. The target is the decision's

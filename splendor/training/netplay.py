@@ -41,6 +41,7 @@ from ..ai import encoding as enc
 from ..ai import puct
 from ..ai.netfile import read_net
 from ..ai.netrun import moves_and_priors
+from .netdata import game_record
 from .netnumpy import NumpyRunner
 from ..ai.search import resample
 from ..engine.game import Game, determinize
@@ -195,21 +196,8 @@ def _play(net, seeds, sims, params, explore, rng_seed, progress, lazy, round_lim
             g.apply(first.moves[pick])
         if progress:
             progress(sum(1 for g in games if g.is_over), len(games))
-    records = []
-    for g, ds in zip(games, decisions):
-        rec = g.record()
-        rec["deals"] = g.dealt()
-        rec["winners"] = list(g.winners) if g.is_over else []
-        rec["scores"] = list(g.scores)
-        rec["sims"] = sims
-        rec["search"] = search
-        if use_gumbel:
-            rec["considered"] = considered
-            rec["c_scale"] = c_scale
-        rec["forced_playouts"] = False  # this search forces no playouts: netdata takes its visits as they are
-        rec["decisions"] = ds
-        records.append(rec)
-    return records, evaluations
+    fields = {"sims": sims, "search": search, **({"considered": considered, "c_scale": c_scale} if use_gumbel else {})}
+    return [game_record(g, ds, **fields) for g, ds in zip(games, decisions)], evaluations
 
 
 def _task(args):

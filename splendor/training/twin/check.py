@@ -50,25 +50,9 @@ def check_random(games, seed=0, players=(2, 3, 4), log=None, show=5):
         found = _compare(game, twin, buf, f"game {k} at the start")
         x = np.zeros(encoding.inputs_for(n), dtype=np.float64)
         while not found and not game.is_over:
-            if game.phase == "action":  # the network's input, number for number
-                twin_encode.encode(twin, x)
-                want = np.array(encoding.encode(game))
-                if not np.array_equal(want, x):
-                    i = int(np.nonzero(want != x)[0][0])
-                    found = f"game {k} move {len(game.history)}: input {i} engine {want[i]!r}, twin {x[i]!r}"
-                    break
             legal = game.legal_actions()
-            codes = [code_of(a) for a in legal]
-            count = R.legal_moves(twin, buf)
-            if list(buf[:count]) != codes:
-                found = f"game {k} move {len(game.history)}: legal moves differ: engine {codes}, twin " \
-                        f"{list(buf[:count])}"
-                break
-            i = rng.randrange(len(legal))
-            game.apply_unchecked(legal[i])
-            R.apply_move(twin, codes[i])
+            found = _step(game, twin, buf, x, legal[rng.randrange(len(legal))], f"game {k}")
             moves += 1
-            found = _compare(game, twin, buf, f"game {k} after move {len(game.history)} ({legal[i]})")
         if not found and game.is_over:
             bits = sum(1 << w for w in game.winners)
             if R.winners(twin) != bits:

@@ -259,10 +259,18 @@ def _finishers_first(s, b, node, k, mv, P):
 
 @njit(cache=True)
 def _new_node(b, s, st, mover, term, opened, v, count):
-    """A node for the state ``s`` (copied in): its index. An ended game's node holds its result."""
+    """A node for the state ``s`` (copied in): its index."""
     node = count[b]
     count[b] = node + 1
     st[b, node, :] = s
+    _fresh(b, node, st, mover, term, opened, v)
+    return node
+
+
+@njit(cache=True)
+def _fresh(b, node, st, mover, term, opened, v):
+    """Node ``node``, its state written, made fresh: not yet opened; an ended game's holds its result."""
+    s = st[b, node]
     opened[b, node] = 0
     if s[R.PHASE] == R.OVER:
         term[b, node] = 1
@@ -271,7 +279,6 @@ def _new_node(b, s, st, mover, term, opened, v, count):
     else:
         term[b, node] = 0
         mover[b, node] = s[R.CUR]
-    return node
 
 
 @njit(cache=True, fastmath=True)  # (the walk's arithmetic: no NaN or infinity can arise there)
@@ -316,15 +323,8 @@ def _select(b, start, forced, c_puct, fpu, st, mover, term, opened, nm, mv, P, N
             R.apply_move(s, mv[b, node, bi])
             if s[R.PHASE] != R.ACTION and s[R.PHASE] != R.OVER:
                 finish_turn(s)
-            opened[b, new] = 0
+            _fresh(b, new, st, mover, term, opened, v)
             hashed[b, new] = 0
-            if s[R.PHASE] == R.OVER:
-                term[b, new] = 1
-                mover[b, new] = 0
-                _result_values(s, v[b, new])
-            else:
-                term[b, new] = 0
-                mover[b, new] = s[R.CUR]
             kid[b, node, bi] = new
             return new
         node = nxt
@@ -694,6 +694,7 @@ def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considere
     every decision too (ValueError on a difference)."""
     from ...ai import puct
     from ...engine.game import Game
+    from ..netdata import game_record
     from ..netnumpy import NumpyRunner
     from .bridge import code_of, state_of
 
@@ -761,13 +762,5 @@ def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considere
             g.apply_unchecked(action)
             if check and not np.array_equal(state_of(g), twin[k]):
                 raise ValueError(f"game {seeds[k]}: the twin's state differs from the engine's after {action}")
-    records = []
-    for g, ds in zip(games, decisions):
-        rec = g.record()
-        rec["deals"] = g.dealt()
-        rec["winners"] = list(g.winners) if g.is_over else []
-        rec["scores"] = list(g.scores)
-        rec.update(sims=sims, search="gumbel", considered=considered, c_scale=c_scale, forced_playouts=False,
-                   twin=True, decisions=ds)
-        records.append(rec)
-    return records, evaluations
+    return [game_record(g, ds, sims=sims, search="gumbel", considered=considered, c_scale=c_scale, twin=True)
+            for g, ds in zip(games, decisions)], evaluations
