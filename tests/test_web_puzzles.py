@@ -302,6 +302,8 @@ def test_a_puzzle_at_three_or_four_players_seats_the_person_where_the_puzzle_say
     app.pool_loaded(json.dumps(line) + "\n")
     assert app.person == seat and app.my_turn and [s["bot"] is None for s in app.seats].index(True) == seat
     assert [s["name"] for s in app.seats if s["bot"]] == [f"Bot {k}" for k in range(1, players)]
+    stake = app.log[-1]["text"]  # (what is at stake: every seat's points, in seat order)
+    assert stake.startswith("Your move: find the best one. Points: ") and f"You {g.players[seat].points}" in stake
     html = view.render(app)
     assert sorted(int(x) for x in re.findall(r'class="seat opp[^"]*" id="seat-(\d)"', html)) == \
         sorted(set(range(players)) - {seat})  # (every other seat a bot's panel; the person's own area below)

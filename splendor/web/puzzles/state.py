@@ -119,7 +119,9 @@ class PuzzleState:
             self._apply(parse_action(game, text), game.current_player)
         self._reset_turn_ui()  # (what the replay moved is not news: nothing flies, no moment is said)
         self.changes = []
-        self._note("Your move: find the best one.")
+        points = ", ".join(f"{self.seats[i]['name']} {game.players[i].points}" for i in range(game.n))
+        final = " The final round is on." if game.final_round else ""
+        self._note(f"Your move: find the best one. Points: {points}.{final}")
         self.puzzle = {"p": p, "mode": mode, "start": len(game.history), "result": None, "shown": True,
                        "streak": streak if mode == "streak" else None}
         self.screen = "game"
