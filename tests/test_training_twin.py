@@ -99,3 +99,23 @@ def test_twin_self_play_plays_like_the_python_loop_at_the_same_settings():
     python, _ = netplay.play(net, seeds, sims=16, search="gumbel")
     mean = [sum(len(r["decisions"]) for r in rs) / len(rs) for rs in (twin, python)]
     assert abs(mean[0] - mean[1]) < 0.25 * mean[1], mean
+
+
+def test_a_redeal_shuffles_only_what_the_mover_cannot_see():
+    """The twin's universes: each level's deck and the other seats' cards reserved unseen of that level dealt again
+    among the same places; the mover's own cards, the market and every count stay."""
+    from splendor.training.twin import selfplay
+    g = splendor.new_game(players=3, seed=8)
+    for text in ("reserve deck 1", "reserve deck 2", "reserve deck 1"):
+        g.apply(text)
+    s = check.state_of(g)
+    seat = g.current_player  # (seat 0 again; seats 1 and 2 hold a card reserved unseen)
+    before = s.copy()
+    selfplay.seed_rng(3)
+    selfplay.redeal(s, seat)
+    hidden = [rules.PLY + rules.PSIZE * q + rules.RES for q in (1, 2)]
+    unseen = np.r_[rules.DECK:rules.DECK + 90, hidden]
+    assert sorted(s[unseen]) == sorted(before[unseen]) and not np.array_equal(s[unseen], before[unseen])
+    others = np.setdiff1d(np.arange(rules.SIZE), unseen)
+    assert np.array_equal(s[others], before[others])
+    assert all(rules.LEVEL[s[i]] == rules.LEVEL[before[i]] for i in hidden)

@@ -106,41 +106,27 @@ def finish_turn(s):
 def redeal(s, seat):
     """Deal again, at random, the cards ``seat`` cannot see: each level's deck with the other seats' cards reserved
     unseen of that level (the observation shows their level only)."""
+    where = np.empty(60, dtype=np.int64)  # the state's places that hold an unseen card of the level
     for lv in range(3):
-        pool = np.empty(60, dtype=np.int64)
         k = 0
         for j in range(s[R.DLEN + lv]):
-            pool[k] = s[R.DECK + R.DOFF[lv] + j]
+            where[k] = R.DECK + R.DOFF[lv] + j
             k += 1
         for q in range(s[R.N]):
-            if q == seat:
-                continue
             b = R.PLY + R.PSIZE * q
-            for r in range(s[b + R.NRES]):
+            for r in range(s[b + R.NRES] if q != seat else 0):
                 if s[b + R.HID + r] and R.LEVEL[s[b + R.RES + r]] == lv:
-                    pool[k] = s[b + R.RES + r]
+                    where[k] = b + R.RES + r
                     k += 1
-        for j in range(k - 1, 0, -1):
+        for j in range(k - 1, 0, -1):  # (a shuffle of the cards in those places)
             t = np.random.randint(0, j + 1)
-            pool[j], pool[t] = pool[t], pool[j]
-        k = 0
-        for j in range(s[R.DLEN + lv]):
-            s[R.DECK + R.DOFF[lv] + j] = pool[k]
-            k += 1
-        for q in range(s[R.N]):
-            if q == seat:
-                continue
-            b = R.PLY + R.PSIZE * q
-            for r in range(s[b + R.NRES]):
-                if s[b + R.HID + r] and R.LEVEL[s[b + R.RES + r]] == lv:
-                    s[b + R.RES + r] = pool[k]
-                    k += 1
+            s[where[j]], s[where[t]] = s[where[t]], s[where[j]]
 
 
 class Trees:
     """Every game's search trees of a batch, as arrays (``B`` games, ``nmax`` nodes each)."""
 
-    def __init__(self, games, nmax, universes):
+    def __init__(self, games, nmax):
         B = games
         self.st = np.zeros((B, nmax, R.SIZE), dtype=np.int16)
         self.mover = np.zeros((B, nmax), dtype=np.int64)
@@ -174,7 +160,6 @@ class Trees:
         self.qlen = np.zeros(B, dtype=np.int64)
         self.phases = np.zeros(B, dtype=np.int64)
         self.started = np.zeros(B, dtype=np.int64)
-        self.universes = universes
 
 
 @njit(cache=True)
@@ -285,7 +270,7 @@ def _fresh(b, node, st, mover, term, opened, v):
 def _select(b, start, forced, c_puct, fpu, st, mover, term, opened, nm, mv, P, N, W, kid, n, v, logits, count,
             path, plen, hashed):
     """One walk from node ``start`` (its move ``forced`` first when >= 0) to a move not yet followed: the path in
-    ``path[b]``; returns the new node (made here: an ended game's or one that waits for the network, -2 for it) or
+    ``path[b]``; returns the new node (made here: an ended game's or one that waits for the network) or
     -1 when the walk ended at a known end."""
     node = start
     k = 0
@@ -450,7 +435,7 @@ def _same_input(b, new, x, st, count, hash_, hashed, scratch):
 
 
 @njit(cache=True)
-def setup_roots(live, games, U, st, mover, term, opened, v, count, X, xbuf):
+def setup_roots(live, games, U, st, mover, term, opened, v, count, X):
     """Each live game's universes (its mover's unseen cards dealt again, :func:`redeal`, in each) as nodes 0..U-1,
     their input in ``X`` (one row a game: the input shows no unseen card); the rows used."""
     row = 0
@@ -704,9 +689,8 @@ def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considere
     forward = Forward(runner, len(seeds) * U) if isinstance(runner, NumpyRunner) else runner.forward_batch
     games = [Game(players=2, seed=s, first_player=0) for s in seeds]
     twin = np.stack([state_of(g) for g in games])
-    T = Trees(len(seeds), sims + U + 2, U)
+    T = Trees(len(seeds), sims + U + 2)
     X = np.zeros((len(seeds) * U, E.inputs_for(2)), dtype=np.float32)  # (the network's own precision)
-    xbuf = np.zeros(E.inputs_for(2), dtype=np.float64)
     visits = np.zeros((len(seeds), MAXM), dtype=np.int64)
     policy = np.zeros((len(seeds), MAXM), dtype=np.float64)
     moves = np.zeros(len(seeds), dtype=np.int64)
@@ -729,7 +713,7 @@ def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considere
         if not live:
             continue
         la = np.array(live, dtype=np.int64)
-        rows = setup_roots(la, twin, U, T.st, T.mover, T.term, T.opened, T.v, T.count, X, xbuf)
+        rows = setup_roots(la, twin, U, T.st, T.mover, T.term, T.opened, T.v, T.count, X)
         out = forward(X[:rows])
         evaluations += rows
         open_roots(la, U, out, *tree[:12], T.logits, T.hashed, considered, *root, T.qlen, T.phases, T.started)

@@ -53,14 +53,16 @@ class Pool:
         """A puzzle for a player rated ``rating``: among those not ``seen`` (all, once every one was), one of the
         three rated nearest it."""
         rng = rng or random.Random()
-        fresh = [p for p in self.puzzles if p["id"] not in set(seen)] or list(self.puzzles)
+        seen = set(seen)
+        fresh = [p for p in self.puzzles if p["id"] not in seen] or list(self.puzzles)
         fresh.sort(key=lambda p: (abs(p["rating"] - rating), p["id"]))
         return rng.choice(fresh[:3]) if fresh else None
 
     def rising(self, after=None, done=()):
         """The streak's next puzzle: the easiest not yet in this streak (``done``) rated at least as high as the
         last one (``after``, a rating), else the easiest left; None when the streak has had them all."""
-        left = sorted((p for p in self.puzzles if p["id"] not in set(done)), key=lambda p: (p["rating"], p["id"]))
+        done = set(done)
+        left = sorted((p for p in self.puzzles if p["id"] not in done), key=lambda p: (p["rating"], p["id"]))
         if not left:
             return None
         return next((p for p in left if after is None or p["rating"] >= after), left[0])

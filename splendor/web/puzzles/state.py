@@ -119,11 +119,19 @@ class PuzzleState:
             self._apply(parse_action(game, text), game.current_player)
         self._reset_turn_ui()  # (what the replay moved is not news: nothing flies, no moment is said)
         self.changes = []
+        # The answer and the judged moves read once, in the position itself (the result compares with them)
+        answer = parse_action(game, p["answer"])
+        judged = []
+        for text, pct in p["chances"]:
+            try:
+                judged.append((parse_action(game, text), pct))
+            except ValueError:
+                continue
         points = ", ".join(f"{self.seats[i]['name']} {game.players[i].points}" for i in range(game.n))
         final = " The final round is on." if game.final_round else ""
         self._note(f"Your move: find the best one. Points: {points}.{final}")
         self.puzzle = {"p": p, "mode": mode, "start": len(game.history), "result": None, "shown": True,
-                       "streak": streak if mode == "streak" else None}
+                       "streak": streak if mode == "streak" else None, "answer": answer, "judged": judged}
         self.screen = "game"
 
     # -- the answer --------------------------------------------------------------------------------------------
@@ -136,21 +144,11 @@ class PuzzleState:
         pz = self.puzzle
         if pz is None or pz["result"] is not None or len(self.game.history) <= pz["start"]:
             return
-        p = pz["p"]
+        p, answer = pz["p"], pz["answer"]
         played = self.game.history[pz["start"]]
-        before = new_game(players=p["players"], seed=p["seed"])
-        for text in p["actions"]:
-            before.apply(text)
-        answer = parse_action(before, p["answer"])
         solved = same_move(played, answer)
-        chances = {}
-        for text, pct in p["chances"]:
-            try:
-                chances[text] = (parse_action(before, text), pct)
-            except ValueError:
-                continue
-        yours = next((pct for a, pct in chances.values() if same_move(a, played)), None)
-        best = next((pct for a, pct in chances.values() if same_move(a, answer)), None)
+        yours = next((pct for a, pct in pz["judged"] if same_move(a, played)), None)
+        best = next((pct for a, pct in pz["judged"] if same_move(a, answer)), None)
         streak = pz["streak"]
         if streak is not None:
             streak = {"count": streak["count"] + 1 if solved else streak["count"],
