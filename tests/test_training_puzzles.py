@@ -89,6 +89,68 @@ def test_mining_resumes_and_the_export_has_the_pools_fields(tmp_path, monkeypatc
     json.dumps(pool)
 
 
+def _records():
+    """Three recorded games at two players (seeds 5, 6, 7) and one at three, written one a line."""
+    rows = []
+    for seed, players in ((5, 2), (6, 2), (7, 2), (8, 3)):
+        g = splendor.new_game(players=players, seed=seed)
+        bot = splendor.ai.get_bot("random")
+        rng = random.Random(seed)
+        while not g.is_over and len(g.history) < 400:
+            g.apply(bot.choose(g.observation(g.current_player), rng))
+        rows.append(g.record())
+    return rows
+
+
+def test_recorded_games_are_mined_when_their_seed_deals_them(tmp_path):
+    rows = _records()
+    moved = dict(rows[1], seed=rows[1]["seed"] + 1)  # (its deals no longer what the seed deals)
+    rows[1] = moved
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    found = list(puzzles.recorded([str(path)], 2))
+    assert [(src, line) for src, line, _ in found] == [("games", 0), ("games", 2)]
+    assert [src for src, _, _ in puzzles.recorded([str(path)], 3)] == ["games"]
+    path.write_text(json.dumps(rows[0]) + "\nnot json\n")
+    with pytest.raises(ValueError, match="line 2"):
+        list(puzzles.recorded([str(path)], 2))
+
+
+def test_no_position_before_the_earliest_round_is_judged(monkeypatch):
+    g = splendor.new_game(players=2, seed=3)
+    bot = splendor.ai.get_bot("random")
+    rng = random.Random(3)
+    while not g.is_over:
+        g.apply(bot.choose(g.observation(g.current_player), rng))
+    rounds = []
+
+    def judge(game, key, *settings):
+        rounds.append(game.round)
+        return None, "decided"
+    monkeypatch.setattr(puzzles, "judge_puzzle", judge)
+    out = puzzles.puzzles_of(g.record(), "2p-x", "2:x")
+    assert rounds and min(rounds) == puzzles.EARLIEST_ROUND and out == {"positions": len(rounds), "puzzles": []}
+
+
+def test_mining_recorded_games_resumes_by_file_and_line(tmp_path, monkeypatch):
+    rows = _records()[:3]
+    path = tmp_path / "games.jsonl.gz"
+    import gzip
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in rows))
+    mined = []
+
+    def fake(record, name, key, *settings):
+        mined.append(name)
+        return {"positions": 1, "puzzles": [dict(id=f"{name}-3", players=2, seed=record["seed"])]}
+    monkeypatch.setattr(puzzles, "puzzles_of", fake)
+    out = puzzles.make(str(tmp_path / "d"), 2, 2, log=lambda s: None, sources=[str(path)])
+    assert out.endswith("2p-recorded.jsonl") and mined == ["2p-games-0", "2p-games-1"]
+    puzzles.make(str(tmp_path / "d"), 2, 3, log=lambda s: None, sources=[str(path)])
+    assert mined == ["2p-games-0", "2p-games-1", "2p-games-2"]
+    assert [p["seed"] for p in puzzles.pool(str(tmp_path / "d"))] == [5, 6, 7]
+
+
 def test_lineups_seat_the_expert_everywhere_against_itself_and_the_levels():
     seen = {tuple(puzzles.lineup(k, 2)) for k in range(24)}
     assert ("expert", "expert") in seen and ("expert", "medium") in seen and ("medium", "expert") in seen

@@ -1,12 +1,14 @@
 """Puzzles mined from the expert's games: positions where the mover's best move is clearly best (issue 73).
 
-    python -m splendor puzzles --make [--players 2] [--games 400] [--dir puzzle-games] [--jobs 2]
+    python -m splendor puzzles --make [--players 2] [--games 400] [--dir puzzle-games] [--jobs 2] [--from FILE ...]
     python -m splendor puzzles --export [--dir puzzle-games]
 
 ``--make`` plays the expert's games, against itself and against the ladder's levels in turn (:data:`OPPONENTS`, the
-expert in seat ``k`` mod players, each level on its own counts, as the arena plays it), and reads every position of
-each with the coach's judge (:func:`splendor.ai.coach.judge`, the expert's own search, from the mover's view). A
-position is a puzzle when (lichess-puzzler's rules, read for Splendor):
+expert in seat ``k`` mod players, each level on its own counts, as the arena plays it), and reads every position
+of each from round :data:`EARLIEST_ROUND` on with the coach's judge (:func:`splendor.ai.coach.judge`, the expert's own
+search, from the mover's view). ``--from`` mines recorded games instead (:func:`recorded`: one game record a line,
+such as the outside agent's games against itself that trained the network), the expert judging their positions the
+same way. A position is a puzzle when (lichess-puzzler's rules, read for Splendor):
 
 - the game is still open: the mover's chance before it between 15% and 85% (:data:`OPEN`);
 - it is not the only sensible move: more than one buy or take on offer, and at two players the network's prior for
@@ -19,7 +21,8 @@ position is a puzzle when (lichess-puzzler's rules, read for Splendor):
 
 Each puzzle gets a theme in words (:func:`theme`) and a rating: the rating of the weakest ladder level that plays the
 answer there (:func:`rating`; beyond the expert, the expert's rating and 100). Each game's puzzles are appended to
-``DIR/<players>p.jsonl`` as the game ends, so a stopped run resumes where it was. ``--export`` prints the pool, one
+``DIR/<players>p.jsonl`` (``<players>p-recorded.jsonl`` with ``--from``) as the game ends, so a stopped run resumes
+where it was. ``--export`` prints the pool, one
 JSON object a line: ``id``, ``players``, ``seed`` (the deal: ``splendor.new_game(players, seed)``, the first seat
 0), ``actions`` (the moves from the deal to the position), ``seat``, ``answer``, ``margin``, ``theme``, ``rating``.
 """
@@ -46,6 +49,9 @@ PRIOR_MAX = 0.6
 WALKS = {2: 800, 3: 160, 4: 160}
 DEAL_WALKS = {2: 400, 3: 96, 4: 96}
 FORCE = {2: 64, 3: 24, 4: 24}
+#: Positions before this round are not judged: no move decides a game that early (of the first 99 puzzles mined from
+#: all positions, one came before round 15, at round 9).
+EARLIEST_ROUND = 15
 #: The expert's opponents, game after game (the expert against itself first).
 OPPONENTS = ("expert", "medium", "skilled", "hard", "advanced", "elite")
 
@@ -191,38 +197,93 @@ def rating(game, answer, levels=None):
 def mine(k, players, walks=None, deal_walks=None, deals=DEALS, levels=None):
     """Game ``k``'s puzzles: {"k", "positions" (judged), "puzzles": [...]}."""
     record = play(k, players)
+    return {"k": k, **puzzles_of(record, f"{players}p-{k}", f"{players}:{k}", walks, deal_walks, deals, levels)}
+
+
+def puzzles_of(record, name, key, walks=None, deal_walks=None, deals=DEALS, levels=None):
+    """The puzzles of one game's ``record`` (:meth:`Game.record`, dealt by ``new_game(players, seed)``): {"positions"
+    (judged), "puzzles": [...]}, each puzzle's id ``name-t`` (``t`` the actions before it), each position judged by
+    :func:`judge_puzzle` under the key ``key:t``."""
+    players = record["players"]
     game = new_game(players=players, seed=record["seed"])
     out = []
     judged = 0
     for t, text in enumerate(record["actions"]):
-        if game.phase == "action" and len(game.legal_actions()) > 1:
+        if game.phase == "action" and len(game.legal_actions()) > 1 and game.round >= EARLIEST_ROUND:
             judged += 1
-            found, _why = judge_puzzle(game, f"{players}:{k}:{t}", walks, deal_walks, deals)
+            found, _why = judge_puzzle(game, f"{key}:{t}", walks, deal_walks, deals)
             if found:
                 answer, margin, before = found
-                name, rated = rating(game, answer, levels)
-                out.append({"id": f"{players}p-{k}-{t}", "players": players, "seed": record["seed"],
+                name_of, rated = rating(game, answer, levels)
+                out.append({"id": f"{name}-{t}", "players": players, "seed": record["seed"],
                             "actions": record["actions"][:t], "seat": game.current_player, "answer": str(answer),
                             "margin": round(margin, 3), "chance": round(before, 3), "theme": theme(game, answer),
-                            "rating": rated, "found_by": name})
+                            "rating": rated, "found_by": name_of})
         game.apply(parse_action(game, text))
-    return {"k": k, "positions": judged, "puzzles": out}
+    return {"positions": judged, "puzzles": out}
+
+
+def recorded(paths, players):
+    """The games of ``players`` in record files (``.jsonl``, or ``.jsonl.gz``: one :meth:`Game.record` a line), as
+    (source, line, record) for each one dealt as the pool deals (``new_game(players, seed)``, seat 0 first, no
+    variants, no stacked deal that the seed does not make); ValueError naming a line that is not a record."""
+    import gzip
+
+    for path in paths:
+        source = os.path.basename(path).split(".")[0]
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
+            for line_no, line in enumerate(f):
+                try:
+                    rec = json.loads(line)
+                    ok = rec["players"] == players and isinstance(rec["seed"], int)
+                except (ValueError, KeyError, TypeError) as e:
+                    raise ValueError(f"{path} line {line_no + 1}: not a game record ({e})") from None
+                if ok and rec.get("first_player", 0) == 0 and not rec.get("variants") and _dealt_by_seed(rec):
+                    yield source, line_no, rec
+
+
+def _dealt_by_seed(rec):
+    """Whether the record replays from ``new_game(players, seed)`` to the cards it says were dealt."""
+    game = new_game(players=rec["players"], seed=rec["seed"])
+    try:
+        for text in rec["actions"]:
+            game.apply(parse_action(game, text))
+    except ValueError:
+        return False
+    return rec.get("deals") is None or game.dealt() == rec["deals"]
+
+
+def _from_job(args):
+    source, line_no, rec, settings = args
+    found = puzzles_of(rec, f"{rec['players']}p-{source}-{line_no}", f"{rec['players']}:{source}:{line_no}",
+                       settings.get("walks"), settings.get("deal_walks"), settings.get("deals", DEALS),
+                       settings.get("levels"))
+    return {"source": source, "line": line_no, **found}
 
 
 def _mine_job(args):
     return mine(*args)
 
 
-def make(folder, players, games, jobs=1, log=print, **settings):
-    """Mine games 0..games-1 into ``folder`` (resumable: games already there are kept)."""
+def make(folder, players, games, jobs=1, log=print, sources=None, **settings):
+    """Mine games 0..games-1 into ``folder`` (resumable: games already there are kept); with ``sources`` (record
+    files, :func:`recorded`), the first ``games`` recorded games of ``players`` in them instead, into
+    ``<players>p-recorded.jsonl``."""
     os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, f"{players}p.jsonl")
-    done = {row["k"] for row in read(path)}
-    todo = [k for k in range(games) if k not in done]
+    path = os.path.join(folder, f"{players}p-recorded.jsonl" if sources else f"{players}p.jsonl")
+    if sources:
+        done = {(row["source"], row["line"]) for row in read(path)}
+        games_in = list(recorded(sources, players))[:games]
+        todo = [(src, line, rec, settings) for src, line, rec in games_in if (src, line) not in done]
+        job = _from_job
+    else:
+        done = {row["k"] for row in read(path)}
+        todo = [(k, players, settings.get("walks"), settings.get("deal_walks"), settings.get("deals", DEALS),
+                 settings.get("levels")) for k in range(games) if k not in done]
+        job = _mine_job
     log(f"{len(done)} games already mined in {path}; {len(todo)} to go")
-    jobs_args = [(k, players, settings.get("walks"), settings.get("deal_walks"), settings.get("deals", DEALS),
-                  settings.get("levels")) for k in todo]
-    results = map(_mine_job, jobs_args) if jobs <= 1 else _pool(jobs).imap_unordered(_mine_job, jobs_args)
+    results = map(job, todo) if jobs <= 1 else _pool(jobs).imap_unordered(job, todo)
     found = sum(len(row["puzzles"]) for row in read(path))
     if os.path.exists(path) and os.path.getsize(path):
         with open(path, "rb+") as f:  # (a stopped run's last line, cut short: the next game starts a line of its own)
@@ -233,7 +294,8 @@ def make(folder, players, games, jobs=1, log=print, **settings):
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
         found += len(row["puzzles"])
-        log(f"game {row['k']}: {row['positions']} positions, {len(row['puzzles'])} puzzles ({found} in all)")
+        name = f"{row['source']} line {row['line'] + 1}" if sources else row["k"]
+        log(f"game {name}: {row['positions']} positions, {len(row['puzzles'])} puzzles ({found} in all)")
     return path
 
 
@@ -351,11 +413,17 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--dir", default="puzzle-games")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--from", dest="sources", nargs="+", metavar="FILE",
+                    help="with --make: mine the games recorded in these files (.jsonl or .jsonl.gz, a game record a "
+                    "line) instead of playing the expert's")
     ap.add_argument("--ship", metavar="FILE", help="with --export: write the page's pool (each puzzle's reason and "
                     "chances judged again) to FILE, such as assets/puzzles.jsonl")
     args = ap.parse_args(argv)
+    from .netplay import BLAS_THREADS
+    for k, v in BLAS_THREADS.items():  # (one thread a process: a second spins on a core another job is using)
+        os.environ.setdefault(k, v)
     if args.make:
-        make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True))
+        make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True), sources=args.sources)
     if args.export:
         rows = shipped(args.dir, log=lambda s: print(s, file=sys.stderr)) if args.ship else pool(args.dir)
         text = "".join(json.dumps(p, separators=(",", ":")) + "\n" for p in rows)
