@@ -151,6 +151,31 @@ def test_mining_recorded_games_resumes_by_file_and_line(tmp_path, monkeypatch):
     assert [p["seed"] for p in puzzles.pool(str(tmp_path / "d"))] == [5, 6, 7]
 
 
+def test_the_ship_check_keeps_its_verdicts_and_judges_again_when_its_settings_change(tmp_path, monkeypatch):
+    rows = [{"k": k, "positions": 1, "puzzles": [{"id": f"2p-{k}-30", "players": 2, "seed": k, "actions": [],
+                                                  "seat": 0, "answer": "pass"}]} for k in range(3)]
+    (tmp_path / "2p.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    judged = []
+
+    def holds(p):
+        judged.append(p["id"])
+        return p["seed"] != 1
+    monkeypatch.setattr(puzzles, "holds_longer", holds)
+    monkeypatch.setattr(puzzles, "page_facts", lambda p: {"why": f"why {p['id']}", "chances": [["pass", 60]]})
+    left = []
+    out = puzzles.shipped(str(tmp_path), left.append)
+    assert [p["id"] for p in out] == ["2p-0-30", "2p-2-30"] and out[0]["why"] == "why 2p-0-30"
+    assert left == ["2p-1-30: left out (a longer look from other deals overturns it)"]
+    assert puzzles.shipped(str(tmp_path)) == out and len(judged) == 3  # (the verdicts kept: nothing judged again)
+    with open(tmp_path / "2p.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps(dict(rows[0], k=3, puzzles=[dict(rows[0]["puzzles"][0], id="2p-3-30", seed=3)]))
+                + "\n")
+    assert [p["id"] for p in puzzles.shipped(str(tmp_path))][-1] == "2p-3-30" and len(judged) == 4
+    monkeypatch.setattr(puzzles, "SHIP_DEALS", puzzles.SHIP_DEALS + 1)
+    puzzles.shipped(str(tmp_path))
+    assert len(judged) == 8
+
+
 def test_lineups_seat_the_expert_everywhere_against_itself_and_the_levels():
     seen = {tuple(puzzles.lineup(k, 2)) for k in range(24)}
     assert ("expert", "expert") in seen and ("expert", "medium") in seen and ("medium", "expert") in seen

@@ -326,7 +326,7 @@ def pool(folder):
     """Every puzzle mined into ``folder``, in the export's fields and what the page shows of it, by id."""
     out = []
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-        if name.endswith(".jsonl"):
+        if name.endswith(".jsonl") and name[:1].isdigit():  # (2p.jsonl, 4p-recorded.jsonl: not shipped.jsonl)
             for row in read(os.path.join(folder, name)):
                 out.extend(row["puzzles"])
     keys = FIELDS + ("chance", "found_by", "chances")
@@ -379,16 +379,37 @@ def holds_longer(puzzle, deals=SHIP_DEALS, tag="ship"):
     return True
 
 
-def shipped(folder, log=None):
+def shipped(folder, log=None, jobs=1):
     """The pool as the page loads it: the puzzles of :func:`pool` that :func:`holds_longer`, each with
-    :func:`page_facts`."""
+    :func:`page_facts`. Each puzzle's verdict is kept in ``folder/shipped.jsonl`` as it is reached (with the check's
+    settings: a change to them judges every puzzle again), so the next export judges only the puzzles mined since."""
+    path = os.path.join(folder, "shipped.jsonl")
+    check = ship_check()
+    kept = {row["id"]: row for row in read(path) if row.get("check") == check}
+    todo = [p for p in pool(folder) if p["id"] not in kept]
+    results = map(_ship_job, todo) if jobs <= 1 or not todo else _pool(jobs).imap_unordered(_ship_job, todo)
+    for row in results:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({**row, "check": check}) + "\n")
+        kept[row["id"]] = row
     out = []
     for p in pool(folder):
-        if holds_longer(p):
-            out.append({**p, **page_facts(p)})
+        row = kept[p["id"]]
+        if row["ships"]:
+            out.append({**p, **row["facts"]})
         elif log:
             log(f"{p['id']}: left out (a longer look from other deals overturns it)")
     return out
+
+
+def ship_check():
+    """The settings a shipped puzzle's verdict depends on (a verdict kept under others is judged again)."""
+    return json.loads(json.dumps({"deals": SHIP_DEALS, "hold": SHIP_HOLD, "walks": WALKS, "force": FORCE}))
+
+
+def _ship_job(p):
+    ships = holds_longer(p)
+    return {"id": p["id"], "ships": ships, "facts": page_facts(p) if ships else None}
 
 
 def position(puzzle):
@@ -425,7 +446,7 @@ def main(argv=None):
     if args.make:
         make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True), sources=args.sources)
     if args.export:
-        rows = shipped(args.dir, log=lambda s: print(s, file=sys.stderr)) if args.ship else pool(args.dir)
+        rows = shipped(args.dir, lambda s: print(s, file=sys.stderr), args.jobs) if args.ship else pool(args.dir)
         text = "".join(json.dumps(p, separators=(",", ":")) + "\n" for p in rows)
         if args.ship:
             with open(args.ship, "w", encoding="utf-8") as f:
