@@ -386,14 +386,15 @@ def shipped(folder, log=None, jobs=1):
     path = os.path.join(folder, "shipped.jsonl")
     check = ship_check()
     kept = {row["id"]: row for row in read(path) if row.get("check") == check}
-    todo = [p for p in pool(folder) if p["id"] not in kept]
+    mined = pool(folder)  # (once: a miner may be adding to the folder meanwhile)
+    todo = [p for p in mined if p["id"] not in kept]
     results = map(_ship_job, todo) if jobs <= 1 or not todo else _pool(jobs).imap_unordered(_ship_job, todo)
     for row in results:
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps({**row, "check": check}) + "\n")
         kept[row["id"]] = row
     out = []
-    for p in pool(folder):
+    for p in mined:
         row = kept[p["id"]]
         if row["ships"]:
             out.append({**p, **row["facts"]})
