@@ -131,6 +131,30 @@ def test_the_daily_puzzle_is_one_for_everyone_on_a_date_and_works_offline_once_l
     context.close()
 
 
+def a_day_with(players):
+    """A day of the coming year whose daily puzzle is of ``players`` (one not in seat 0 where the pool has one)."""
+    import datetime
+    days = [str(datetime.date(2027, 1, 1) + datetime.timedelta(days=k)) for k in range(365)]
+    found = [d for d in days if POOL.of_the_day(d)["players"] == players]
+    return next((d for d in found if POOL.of_the_day(d)["seat"]), found[0] if found else None)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_puzzle_at_a_bigger_table_is_solved_by_taps_on_a_small_phone(touch_page, players):
+    day = a_day_with(players)
+    if day is None:
+        pytest.fail(f"the pool has no puzzle of {players} players")
+    puzzle = POOL.of_the_day(day)
+    page = touch_page(360, 640)
+    page.clock.set_fixed_time(f"{day}T10:00:00")
+    open_game(page)
+    open_puzzles(page, "daily")
+    assert shown_id(page) == puzzle["id"]
+    assert page.locator("section.opponents > *").count() == players - 1  # (the person in the puzzle's seat)
+    play(page, puzzle["answer"])
+    page.get_by_role("dialog", name="Solved!").wait_for()
+
+
 def test_the_daily_deal_is_one_deal_for_everyone_on_a_date_scored_once_and_plays_on_offline(browser, site_dir):
     server, url = start_server(site_dir)
     seen, kept = {}, []
