@@ -116,6 +116,18 @@ def test_recorded_games_are_mined_when_their_seed_deals_them(tmp_path):
         list(puzzles.recorded([str(path)], 2))
 
 
+def test_a_record_file_that_is_not_records_is_refused_before_any_mining(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{}\n")
+    for path in (str(bad), str(tmp_path / "missing.jsonl")):
+        with pytest.raises(SystemExit) as e:
+            puzzles.main(["--make", "--dir", str(tmp_path / "d"), "--from", path])
+        assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "bad.jsonl line 1: not a game record" in err and "missing.jsonl" in err
+    assert not (tmp_path / "d").exists()
+
+
 def test_no_position_before_the_earliest_round_is_judged(monkeypatch):
     g = splendor.new_game(players=2, seed=3)
     bot = splendor.ai.get_bot("random")

@@ -1,4 +1,5 @@
-"""Puzzles mined from the expert's games: positions where the mover's best move is clearly best (issue 73).
+"""Puzzles mined from strong games, judged by the expert: positions where the mover's best move is clearly best
+(issue 73).
 
     python -m splendor puzzles --make [--players 2] [--games 400] [--dir puzzle-games] [--jobs 2] [--from FILE ...]
     python -m splendor puzzles --export [--dir puzzle-games]
@@ -22,9 +23,9 @@ same way. A position is a puzzle when (lichess-puzzler's rules, read for Splendo
 Each puzzle gets a theme in words (:func:`theme`) and a rating: the rating of the weakest ladder level that plays the
 answer there (:func:`rating`; beyond the expert, the expert's rating and 100). Each game's puzzles are appended to
 ``DIR/<players>p.jsonl`` (``<players>p-recorded.jsonl`` with ``--from``) as the game ends, so a stopped run resumes
-where it was. ``--export`` prints the pool, one
-JSON object a line: ``id``, ``players``, ``seed`` (the deal: ``splendor.new_game(players, seed)``, the first seat
-0), ``actions`` (the moves from the deal to the position), ``seat``, ``answer``, ``margin``, ``theme``, ``rating``.
+where it was. ``--export`` prints the pool, one JSON object a line: ``id``, ``players``, ``seed`` (the deal:
+``splendor.new_game(players, seed)``, the first seat 0), ``actions`` (the moves from the deal to the position),
+``seat``, ``answer``, ``margin``, ``theme``, ``rating``.
 """
 
 import argparse
@@ -445,6 +446,11 @@ def main(argv=None):
     for k, v in BLAS_THREADS.items():  # (one thread a process: a second spins on a core another job is using)
         os.environ.setdefault(k, v)
     if args.make:
+        try:  # (a record file missing or not records, said before any mining starts: every line read, none
+            # replayed, as no game has 0 players)
+            sum(1 for _ in recorded(args.sources or (), 0))
+        except (OSError, ValueError) as e:
+            ap.error(str(e))
         make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True), sources=args.sources)
     if args.export:
         rows = shipped(args.dir, lambda s: print(s, file=sys.stderr), args.jobs) if args.ship else pool(args.dir)
