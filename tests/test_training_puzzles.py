@@ -156,9 +156,9 @@ def test_mining_recorded_games_resumes_by_file_and_line(tmp_path, monkeypatch):
         mined.append(name)
         return {"positions": 1, "puzzles": [dict(id=f"{name}-3", players=2, seed=record["seed"])]}
     monkeypatch.setattr(puzzles, "puzzles_of", fake)
-    out = puzzles.make(str(tmp_path / "d"), 2, 2, log=lambda s: None, sources=[str(path)])
+    out = puzzles.make(str(tmp_path / "d"), 2, 2, log=lambda s: None, records=list(puzzles.recorded([str(path)], 2)))
     assert out.endswith("2p-recorded.jsonl") and mined == ["2p-games-0", "2p-games-1"]
-    puzzles.make(str(tmp_path / "d"), 2, 3, log=lambda s: None, sources=[str(path)])
+    puzzles.make(str(tmp_path / "d"), 2, 3, log=lambda s: None, records=list(puzzles.recorded([str(path)], 2)))
     assert mined == ["2p-games-0", "2p-games-1", "2p-games-2"]
     assert [p["seed"] for p in puzzles.pool(str(tmp_path / "d"))] == [5, 6, 7]
 

@@ -29,6 +29,7 @@ where it was. ``--export`` prints the pool, one JSON object a line: ``id``, ``pl
 """
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -210,7 +211,7 @@ def puzzles_of(record, name, key, walks=None, deal_walks=None, deals=DEALS, leve
     out = []
     judged = 0
     for t, text in enumerate(record["actions"]):
-        if game.phase == "action" and len(game.legal_actions()) > 1 and game.round >= EARLIEST_ROUND:
+        if game.round >= EARLIEST_ROUND and game.phase == "action" and len(game.legal_actions()) > 1:
             judged += 1
             found, _why = judge_puzzle(game, f"{key}:{t}", walks, deal_walks, deals)
             if found:
@@ -267,16 +268,15 @@ def _mine_job(args):
     return mine(*args)
 
 
-def make(folder, players, games, jobs=1, log=print, sources=None, **settings):
-    """Mine games 0..games-1 into ``folder`` (resumable: games already there are kept); with ``sources`` (record
-    files, :func:`recorded`), the first ``games`` recorded games of ``players`` in them instead, into
+def make(folder, players, games, jobs=1, log=print, records=None, **settings):
+    """Mine games 0..games-1 into ``folder`` (resumable: games already there are kept); with ``records`` (the
+    (source, line, record) of :func:`recorded`), the first ``games`` of them instead, into
     ``<players>p-recorded.jsonl``."""
     os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, f"{players}p-recorded.jsonl" if sources else f"{players}p.jsonl")
-    if sources:
+    path = os.path.join(folder, f"{players}p-recorded.jsonl" if records is not None else f"{players}p.jsonl")
+    if records is not None:
         done = {(row["source"], row["line"]) for row in read(path)}
-        games_in = list(recorded(sources, players))[:games]
-        todo = [(src, line, rec, settings) for src, line, rec in games_in if (src, line) not in done]
+        todo = [(src, line, rec, settings) for src, line, rec in records[:games] if (src, line) not in done]
         job = _from_job
     else:
         done = {row["k"] for row in read(path)}
@@ -295,7 +295,7 @@ def make(folder, players, games, jobs=1, log=print, sources=None, **settings):
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
         found += len(row["puzzles"])
-        name = f"{row['source']} line {row['line'] + 1}" if sources else row["k"]
+        name = f"{row['source']} line {row['line'] + 1}" if records is not None else row["k"]
         log(f"game {name}: {row['positions']} positions, {len(row['puzzles'])} puzzles ({found} in all)")
     return path
 
@@ -446,12 +446,13 @@ def main(argv=None):
     for k, v in BLAS_THREADS.items():  # (one thread a process: a second spins on a core another job is using)
         os.environ.setdefault(k, v)
     if args.make:
-        try:  # (a record file missing or not records, said before any mining starts: every line read, none
-            # replayed, as no game has 0 players)
-            sum(1 for _ in recorded(args.sources or (), 0))
-        except (OSError, ValueError) as e:
-            ap.error(str(e))
-        make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True), sources=args.sources)
+        records = None
+        if args.sources:
+            try:  # (read before any mining starts: a record file missing or not records is said, nothing mined)
+                records = list(itertools.islice(recorded(args.sources, args.players), args.games))
+            except (OSError, ValueError) as e:
+                ap.error(str(e))
+        make(args.dir, args.players, args.games, args.jobs, log=lambda s: print(s, flush=True), records=records)
     if args.export:
         rows = shipped(args.dir, lambda s: print(s, file=sys.stderr), args.jobs) if args.ship else pool(args.dir)
         text = "".join(json.dumps(p, separators=(",", ":")) + "\n" for p in rows)
