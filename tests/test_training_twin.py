@@ -3,6 +3,9 @@
 the suite. The twin's functions run here as plain Python (numba is a training machine's install), the same source
 numba compiles."""
 
+import math
+import random
+
 import numpy as np
 import pytest
 
@@ -119,3 +122,74 @@ def test_a_redeal_shuffles_only_what_the_mover_cannot_see():
     others = np.setdiff1d(np.arange(rules.SIZE), unseen)
     assert np.array_equal(s[others], before[others])
     assert all(rules.LEVEL[s[i]] == rules.LEVEL[before[i]] for i in hidden)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_self_play_on_the_twin_at_three_and_four_seats_makes_records_the_fit_reads(players):
+    """The twin plays at the network's table size (a 3- or 4-seat network: a value per seat): every move one of the
+    engine's legal moves and the twin's state the engine's after every decision (``check``), and the fit's reader
+    takes every decision with each seat's share of the win as its value target."""
+    from splendor.ai.netfile import random_net
+    from splendor.training import netdata
+    from splendor.training.twin import selfplay
+    net = random_net(seed=players, hidden=(16,), players=players)
+    records, _ = selfplay.play(net, [31], sims=4, check=True, round_limit=12)
+    (rec,) = records
+    assert rec["players"] == players and len(rec["decisions"]) >= 12 * players
+    game = splendor.replay(rec)
+    assert game.round > 12 and {len(d["visits"]) and sum(d["visits"].values()) for d in rec["decisions"]} == {4}
+    rows = netdata.record_rows(rec, players=players)
+    assert len(rows) == len(rec["decisions"])
+    for row in rows:
+        assert len(row[2]) == players and abs(sum(row[2]) - 1) < 1e-9 and -1 <= row[3] <= 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_twins_seat_values_are_the_expert_searchs(players):
+    """A position's values in the twin's tree are the Python search's, seat for seat: the network's outputs read
+    for the mover (puct.seat_values of netrun's value), the same input's values handed to a position of another
+    mover turned with the seats, and an end's results (puct.result_values)."""
+    from types import SimpleNamespace
+    from splendor.ai import encoding as E
+    from splendor.ai import puct
+    from splendor.ai.netrun import seat_chances
+    from splendor.training.twin import selfplay
+    rng = np.random.default_rng(players)
+    out = rng.normal(size=(2, E.ACTION_COUNT + (1 if players == 2 else players))).astype(np.float32)
+    for mover in range(players):
+        got = np.zeros(players)
+        selfplay._net_values(got, mover, out, 1)
+        value = math.tanh(out[1, E.ACTION_COUNT]) if players == 2 else seat_chances(out[1].tolist())
+        want = puct.seat_values(SimpleNamespace(current=mover, n=players), value)
+        assert np.allclose(got, want, atol=1e-6), (mover, got, want)
+        moved = np.zeros(players)
+        selfplay._same_values(moved, (mover + 1) % players, got, mover)
+        assert np.allclose(moved, np.roll(got, 1))
+    game = splendor.new_game(players=players, seed=5)
+    pick = random.Random(players)
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.apply_unchecked(legal[pick.randrange(len(legal))])
+    ends = np.zeros(players)
+    selfplay._result_values(check.state_of(game), ends)
+    assert list(ends) == puct.result_values(game) and max(ends) > -1
+
+
+def test_netplay_on_the_twin_plays_a_four_seat_network_and_refuses_a_comparison_it_cannot_make(tmp_path, capsys):
+    """``netplay --twin`` with a 4-player network writes 4-player games; ``--compare-python`` (the Python loop plays
+    two seats) is refused with the reason, before a game is played."""
+    import gzip
+    import json
+    from splendor.ai.netfile import random_net, write_net
+    from splendor.training import netplay
+    net = tmp_path / "net4.json"
+    net.write_text(write_net(random_net(seed=2, hidden=(16,), players=4)))
+    out = tmp_path / "games.jsonl.gz"
+    common = ["--twin", "--net", str(net), "--search", "gumbel", "--sims", "4", "--games", "2", "--seed", "40"]
+    assert netplay.main([*common, "--out", str(tmp_path / "no.jsonl"), "--compare-python", "1"]) == 2
+    assert "4-player network" in capsys.readouterr().out and not (tmp_path / "no.jsonl").exists()
+    assert netplay.main([*common, "--out", str(out)]) == 0
+    with gzip.open(out, "rt", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    assert [(r["seed"], r["players"]) for r in records] == [(40, 4), (41, 4)]
+    assert "positions per CPU-hour" in capsys.readouterr().out

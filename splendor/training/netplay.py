@@ -328,6 +328,10 @@ def _twin_main(a):
 
     with open(a.net, encoding="utf-8") as f:
         net = read_net(f.read())
+    if a.compare_python and net.players != 2:
+        print(f"netplay: --compare-python plays this module's loop, which plays two seats; {a.net} is a "
+              f"{net.players}-player network (the twin plays it without the comparison)")
+        return 2
     batch = a.batch or 256
     params = puct.SearchParams()
     twin.play(net, [a.seed], sims=2, params=params)  # (compiled here, or read from numba's cache: not timed)

@@ -124,9 +124,10 @@ def redeal(s, seat):
 
 
 class Trees:
-    """Every game's search trees of a batch, as arrays (``B`` games, ``nmax`` nodes each)."""
+    """Every game's search trees of a batch, as arrays (``B`` games, ``nmax`` nodes each, at a table of
+    ``players``)."""
 
-    def __init__(self, games, nmax):
+    def __init__(self, games, nmax, players=2):
         B = games
         self.st = np.zeros((B, nmax, R.SIZE), dtype=np.int16)
         self.mover = np.zeros((B, nmax), dtype=np.int64)
@@ -139,11 +140,11 @@ class Trees:
         self.W = np.zeros((B, nmax, MAXM), dtype=np.float64)
         self.kid = np.full((B, nmax, MAXM), -1, dtype=np.int64)
         self.n = np.zeros((B, nmax), dtype=np.int64)
-        self.v = np.zeros((B, nmax, 2), dtype=np.float64)
+        self.v = np.zeros((B, nmax, players), dtype=np.float64)  # every seat's value
         self.logits = np.zeros((B, nmax, ACTION_COUNT), dtype=np.float32)
         self.hash = np.zeros((B, nmax), dtype=np.int64)  # each evaluated position's input, hashed (_hash)
         self.hashed = np.zeros((B, nmax), dtype=np.int64)
-        self.scratch = np.zeros(E.inputs_for(2), dtype=np.float32)
+        self.scratch = np.zeros(E.inputs_for(players), dtype=np.float32)
         self.count = np.zeros(B, dtype=np.int64)  # nodes in use
         self.path = np.zeros((B, 256, 2), dtype=np.int64)
         self.plen = np.zeros(B, dtype=np.int64)
@@ -163,20 +164,48 @@ class Trees:
 
 
 @njit(cache=True)
-def _seat_values(out_v, mover, value):
-    out_v[mover] = value
-    out_v[1 - mover] = -value
+def _net_values(out_v, mover, out, row):
+    """Every seat's value (seat order) from the network's outputs ``out[row]`` for a position of ``mover``
+    (:func:`splendor.ai.puct.seat_values`): at two seats tanh of the one value output for the mover, its negation
+    for the other; at three and four twice the softmax of the seats' outputs less one, the mover's first, then the
+    seats after it in turn order (:func:`splendor.ai.netrun.seat_chances`)."""
+    n = len(out_v)
+    if n == 2:
+        value = math.tanh(out[row, ACTION_COUNT])
+        out_v[mover] = value
+        out_v[1 - mover] = -value
+        return
+    top = -1e30
+    for k in range(n):
+        top = max(top, out[row, ACTION_COUNT + k])
+    total = 0.0
+    for k in range(n):
+        total += math.exp(out[row, ACTION_COUNT + k] - top)
+    for k in range(n):
+        out_v[(mover + k) % n] = 2.0 * math.exp(out[row, ACTION_COUNT + k] - top) / total - 1.0
+
+
+@njit(cache=True)
+def _same_values(out_v, mover, src, src_mover):
+    """``src``'s values (a position of ``src_mover``) for a position of one input whose mover is ``mover``: the
+    input is the mover's view, so each seat's value goes to the seat as far after the mover."""
+    n = len(out_v)
+    for k in range(n):
+        out_v[(mover + k) % n] = src[(src_mover + k) % n]
 
 
 @njit(cache=True)
 def _result_values(s, out_v):
+    """Every seat's result at an end (:func:`splendor.ai.puct.result_values`): a win alone 1, a loss -1, a win
+    shared by k seats 2/k - 1."""
     bits = R.winners(s)
+    n = len(out_v)
     k = 0
-    for i in range(2):
+    for i in range(n):
         if bits >> i & 1:
             k += 1
-    share = 2.0 / k - 1.0
-    for i in range(2):
+    share = 2.0 / k - 1.0 if k else 0.0
+    for i in range(n):
         out_v[i] = share if bits >> i & 1 else -1.0
 
 
@@ -466,7 +495,7 @@ def open_roots(live, U, out, st, mover, term, opened, nm, mv, P, N, W, kid, n, v
         b = live[t]
         for u in range(U):
             logits[b, u, :] = out[row, :ACTION_COUNT]
-            _seat_values(v[b, u], mover[b, u], math.tanh(out[row, ACTION_COUNT]))
+            _net_values(v[b, u], mover[b, u], out, row)
             n[b, u] = 0
             _open(b, u, st, mover, nm, mv, P, N, W, kid, logits, opened)
             hashed[b, u] = 0  # (a root's input is the root's: shared with no walk's position)
@@ -523,7 +552,7 @@ def walk_all(live, sims, U, c_puct, fpu, c_scale, st, mover, term, opened, nm, m
             j = _same_input(b, new, X[row], st, count, hash_, hashed, scratch)
             if j >= 0:  # the network's outputs for this input are known: the same search, one evaluation fewer
                 logits[b, new, :] = logits[b, j, :]
-                _seat_values(v[b, new], mover[b, new], v[b, j, mover[b, j]])
+                _same_values(v[b, new], mover[b, new], v[b, j], mover[b, j])
                 n[b, new] = 0
                 hashed[b, new] = 1
                 _backup(b, path, plen, mover, N, W, n, v[b, new])
@@ -545,7 +574,7 @@ def expand_all(live, out, mover, N, W, n, v, logits, hashed, path, plen, leaf):
         if node < 0:
             continue
         logits[b, node, :] = out[row, :ACTION_COUNT]
-        _seat_values(v[b, node], mover[b, node], math.tanh(out[row, ACTION_COUNT]))
+        _net_values(v[b, node], mover[b, node], out, row)
         n[b, node] = 0
         hashed[b, node] = 1
         _backup(b, path, plen, mover, N, W, n, v[b, node])
@@ -673,10 +702,12 @@ class Forward:
 
 
 def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considered=16, c_scale=1.0, check=False):
-    """Play one 2-player game per seed in lockstep (netplay's ``play`` with ``search="gumbel"``, over the twin);
-    returns their records (netplay's, with ``decisions``) and the count of positions evaluated. Every move played is
-    one of the engine's legal moves there; ``check``: the twin's whole state is compared with the engine's after
-    every decision too (ValueError on a difference)."""
+    """Play one game per seed in lockstep at the network's table size (netplay's ``play`` with ``search="gumbel"``,
+    over the twin; at three and four seats, which netplay's own loop does not play, each seat's values are the
+    network's seat outputs as the expert's search reads them); returns their records (netplay's, with
+    ``decisions``: the value the deciding seat's) and the count of positions evaluated. Every move played is one of
+    the engine's legal moves there; ``check``: the twin's whole state is compared with the engine's after every
+    decision too (ValueError on a difference)."""
     from ...ai import puct
     from ...engine.game import Game
     from ..netdata import game_record
@@ -687,10 +718,11 @@ def play(net, seeds, sims=64, params=None, rng_seed=1, round_limit=80, considere
     runner = net if hasattr(net, "forward_batch") else NumpyRunner(net)
     U = params.universes
     forward = Forward(runner, len(seeds) * U) if isinstance(runner, NumpyRunner) else runner.forward_batch
-    games = [Game(players=2, seed=s, first_player=0) for s in seeds]
+    players = getattr(net, "players", 2)  # (a runner given in place of the network plays two seats)
+    games = [Game(players=players, seed=s, first_player=0) for s in seeds]
     twin = np.stack([state_of(g) for g in games])
-    T = Trees(len(seeds), sims + U + 2)
-    X = np.zeros((len(seeds) * U, E.inputs_for(2)), dtype=np.float32)  # (the network's own precision)
+    T = Trees(len(seeds), sims + U + 2, players)
+    X = np.zeros((len(seeds) * U, E.inputs_for(players)), dtype=np.float32)  # (the network's own precision)
     visits = np.zeros((len(seeds), MAXM), dtype=np.int64)
     policy = np.zeros((len(seeds), MAXM), dtype=np.float64)
     moves = np.zeros(len(seeds), dtype=np.int64)
