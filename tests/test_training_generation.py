@@ -74,3 +74,24 @@ def test_a_run_stopped_inside_self_play_starts_its_games_afresh(tmp_path, monkey
     assert set(json.loads((gen / "times.json").read_text())) == {"self_play", "fit", "screen"}
     assert sorted(_games(gen / "games.jsonl.gz")) == [5000, 5001, 5002, 5003]  # each game once
     assert not (gen / "games.partial.jsonl.gz").exists()
+
+
+def test_a_twin_generation_shares_its_deals_among_its_jobs(tmp_path, capfd):
+    """``--twin``: self-play on the compiled twin, one process a job, each a run of the deals (5 games on 2 jobs:
+    3 and 2); their files joined into one that holds every deal once, each record the twin's."""
+    prev = tmp_path / "prev.json"
+    prev.write_text(netfile.write_net(netfile.random_net(seed=5, hidden=(16,))))
+    gen = tmp_path / "g3"
+    small = [*SMALL]
+    small[small.index("--games") + 1] = "5"
+    small[small.index("--jobs") + 1] = "2"
+    assert generation.main(["--net", str(prev), "--dir", str(gen), "--twin", *small]) == 0
+    with gzip.open(gen / "games.jsonl.gz", "rt", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    assert sorted(r["seed"] for r in records) == [5000, 5001, 5002, 5003, 5004]
+    assert all(r["twin"] and r["search"] == "gumbel" and r["decisions"] for r in records)
+    assert sorted(os.listdir(gen)) == ["games.jsonl.gz", "generation.json", "net.json", "screen.json", "times.json"]
+    assert json.loads((gen / "generation.json").read_text())["self_play"]["twin"] is True
+    assert capfd.readouterr().out.count("twin (") == 2  # each job's figure
+    with pytest.raises(SystemExit):
+        generation.main(["--net", str(prev), "--dir", str(tmp_path / "g4"), "--twin", "--search", "puct", *SMALL])

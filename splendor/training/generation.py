@@ -34,13 +34,44 @@ def games_step(a, path):
     partial = path.replace(".jsonl.gz", ".partial.jsonl.gz")
     if os.path.exists(partial):
         os.remove(partial)  # a run stopped inside this step: its games start afresh
-    args = ["--net", a.net, "--games", str(a.games), "--batch", str(a.batch), "--sims", str(a.sims),
-            "--search", a.search, "--seed", str(a.seed), "--workers", str(a.jobs), "--out", partial]
-    code = netplay.main(args)
-    if code:
-        raise SystemExit(code)
+    if a.twin:
+        args = twin_games(a, partial)
+    else:
+        args = ["--net", a.net, "--games", str(a.games), "--batch", str(a.batch), "--sims", str(a.sims),
+                "--search", a.search, "--seed", str(a.seed), "--workers", str(a.jobs), "--out", partial]
+        code = netplay.main(args)
+        if code:
+            raise SystemExit(code)
     os.replace(partial, path)
     return args
+
+
+def twin_games(a, out):
+    """Self-play on the compiled twin (``netplay --twin``, one process a job, each a run of the deals in turn: the
+    deals and draws of one process's run), the jobs' files joined into ``out`` (gzip's members one after another
+    make one file). The arguments of one process, with its deals' share."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = max(1, min(a.jobs, a.games))
+    shares = [a.games // jobs + (1 if k < a.games % jobs else 0) for k in range(jobs)]
+    starts = [a.seed + sum(shares[:k]) for k in range(jobs)]
+    parts = [out.replace(".jsonl.gz", f".{k}.jsonl.gz") for k in range(jobs)]
+    argvs = [["--twin", "--net", a.net, "--games", str(n), "--sims", str(a.sims), "--search", "gumbel", "--seed",
+              str(start), "--out", part] + (["--batch", str(a.batch)] if a.batch else [])
+             for n, start, part in zip(shares, starts, parts)]
+    for part in parts:
+        if os.path.exists(part):
+            os.remove(part)
+    with ProcessPoolExecutor(jobs) as pool:
+        codes = list(pool.map(netplay.main, argvs))
+    if any(codes):
+        raise SystemExit(max(codes))
+    with open(out, "wb") as f:
+        for part in parts:
+            with open(part, "rb") as g:
+                f.write(g.read())
+            os.remove(part)
+    return argvs[0]
 
 
 def fit_step(a, games, path):
@@ -91,9 +122,11 @@ def main(argv=None):
     ap.add_argument("--net", required=True, help="the previous generation's network file")
     ap.add_argument("--dir", required=True, help="this generation's folder (made if missing; its files are resumed)")
     ap.add_argument("--games", type=int, default=10000)
-    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--batch", type=int, default=None, help="games in lockstep in a process (default 16, twin 256)")
     ap.add_argument("--sims", type=int, default=32, help="self-play's simulations a move")
     ap.add_argument("--search", choices=("puct", "gumbel"), default="gumbel")
+    ap.add_argument("--twin", action="store_true",
+                    help="self-play on the compiled twin (Gumbel; numba, requirements-twin.txt), a process a job")
     ap.add_argument("--seed", type=int, default=300000, help="self-play's first deal (game g: seed + g)")
     ap.add_argument("--agent-data", nargs="*", default=[], help="the agent's games to fit beside self-play's")
     ap.add_argument("--epochs", type=int, default=2)
@@ -103,6 +136,10 @@ def main(argv=None):
     ap.add_argument("--screen-seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2, help="processes for self-play, the fit's data and the screen")
     a = ap.parse_args(argv)
+    if a.twin and a.search != "gumbel":
+        ap.error("--twin plays Gumbel's root search (--search gumbel)")
+    if not a.twin:
+        a.batch = a.batch or 16
     os.makedirs(a.dir, exist_ok=True)
     games, net = os.path.join(a.dir, "games.jsonl.gz"), os.path.join(a.dir, "net.json")
     screen, record = os.path.join(a.dir, "screen.json"), os.path.join(a.dir, "generation.json")
@@ -126,7 +163,7 @@ def main(argv=None):
     passed = result["wins"] > result["games"] / 2
     meta = {"command": "python -m splendor generation " + " ".join(netfit.command_words(argv)),
             "previous": os.path.basename(a.net),
-            "self_play": {"games": a.games, "sims": a.sims, "search": a.search, "seed": a.seed},
+            "self_play": {"games": a.games, "sims": a.sims, "search": a.search, "seed": a.seed, "twin": a.twin},
             "agent_data": [os.path.basename(p) for p in a.agent_data], "held_out": held, "screen": result,
             "passed": passed, "seconds": read_times(times)}
     meta["seconds"]["total"] = sum(meta["seconds"].get(step, 0) for step in STEPS)
