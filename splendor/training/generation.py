@@ -4,8 +4,9 @@
 Its steps, each leaving one file in ``--dir``; a step whose file is there is skipped when the command runs again, so
 a run stopped midway loses at most the step it was in:
 
-1. ``games.jsonl.gz``: self-play of the previous network (``netplay``, Gumbel's search by default), written under a
-   partial name and renamed once every game is in (a partial file is started afresh);
+1. ``games.jsonl.gz``: self-play of the previous network (``netplay``, Gumbel's search by default; ``--twin``: on
+   the compiled twin, a process a job), written under a partial name and renamed once every game is in (a partial
+   file is started afresh);
 2. ``net.json``: the fit (``netfit --start PREVIOUS``) on those games and, with ``--agent-data``, the agent's games
    beside them (the mix that held best in docs/HISTORY.md's generations);
 3. ``screen.json``: the new network against the previous one in the arena, seats alternating, on the arena's deals
