@@ -77,8 +77,8 @@ def test_a_run_stopped_inside_self_play_starts_its_games_afresh(tmp_path, monkey
 
 
 def test_a_twin_generation_shares_its_deals_among_its_jobs(tmp_path, capfd):
-    """``--twin``: self-play on the compiled twin, one process a job, each a run of the deals (5 games on 2 jobs:
-    3 and 2); their files joined into one that holds every deal once, each record the twin's."""
+    """``--twin``: self-play on the compiled twin (``netplay --twin``), its batches shared among the jobs' processes
+    (5 games in batches of 2 on 2 jobs), into one file that holds every deal once, each record the twin's."""
     prev = tmp_path / "prev.json"
     prev.write_text(netfile.write_net(netfile.random_net(seed=5, hidden=(16,))))
     gen = tmp_path / "g3"
@@ -92,6 +92,6 @@ def test_a_twin_generation_shares_its_deals_among_its_jobs(tmp_path, capfd):
     assert all(r["twin"] and r["search"] == "gumbel" and r["decisions"] for r in records)
     assert sorted(os.listdir(gen)) == ["games.jsonl.gz", "generation.json", "net.json", "screen.json", "times.json"]
     assert json.loads((gen / "generation.json").read_text())["self_play"]["twin"] is True
-    assert capfd.readouterr().out.count("twin (") == 2  # each job's figure
+    assert capfd.readouterr().out.count("twin (") == 1  # one figure for all the jobs' batches
     with pytest.raises(SystemExit):
         generation.main(["--net", str(prev), "--dir", str(tmp_path / "g4"), "--twin", "--search", "puct", *SMALL])

@@ -5,8 +5,8 @@ Its steps, each leaving one file in ``--dir``; a step whose file is there is ski
 a run stopped midway loses at most the step it was in:
 
 1. ``games.jsonl.gz``: self-play of the previous network (``netplay``, Gumbel's search by default; ``--twin``: on
-   the compiled twin, a process a job), written under a partial name and renamed once every game is in (a partial
-   file is started afresh);
+   the compiled twin), written under a partial name and renamed once every game is in (a partial file is started
+   afresh);
 2. ``net.json``: the fit (``netfit --start PREVIOUS``) on those games and, with ``--agent-data``, the agent's games
    beside them (the mix that held best in docs/HISTORY.md's generations);
 3. ``screen.json``: the new network against the previous one in the arena, seats alternating, on the arena's deals
@@ -35,44 +35,15 @@ def games_step(a, path):
     partial = path.replace(".jsonl.gz", ".partial.jsonl.gz")
     if os.path.exists(partial):
         os.remove(partial)  # a run stopped inside this step: its games start afresh
-    if a.twin:
-        args = twin_games(a, partial)
-    else:
-        args = ["--net", a.net, "--games", str(a.games), "--batch", str(a.batch), "--sims", str(a.sims),
-                "--search", a.search, "--seed", str(a.seed), "--workers", str(a.jobs), "--out", partial]
-        code = netplay.main(args)
-        if code:
-            raise SystemExit(code)
+    args = ["--net", a.net, "--games", str(a.games), "--sims", str(a.sims), "--search", a.search, "--seed",
+            str(a.seed), "--workers", str(a.jobs), "--out", partial]
+    args += ["--twin"] if a.twin else []
+    args += ["--batch", str(a.batch)] if a.batch else []
+    code = netplay.main(args)
+    if code:
+        raise SystemExit(code)
     os.replace(partial, path)
     return args
-
-
-def twin_games(a, out):
-    """Self-play on the compiled twin (``netplay --twin``, one process a job, each a run of the deals in turn: the
-    deals and draws of one process's run), the jobs' files joined into ``out`` (gzip's members one after another
-    make one file). The arguments of one process, with its deals' share."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    jobs = max(1, min(a.jobs, a.games))
-    shares = [a.games // jobs + (1 if k < a.games % jobs else 0) for k in range(jobs)]
-    starts = [a.seed + sum(shares[:k]) for k in range(jobs)]
-    parts = [out.replace(".jsonl.gz", f".{k}.jsonl.gz") for k in range(jobs)]
-    argvs = [["--twin", "--net", a.net, "--games", str(n), "--sims", str(a.sims), "--search", "gumbel", "--seed",
-              str(start), "--out", part] + (["--batch", str(a.batch)] if a.batch else [])
-             for n, start, part in zip(shares, starts, parts)]
-    for part in parts:
-        if os.path.exists(part):
-            os.remove(part)
-    with ProcessPoolExecutor(jobs) as pool:
-        codes = list(pool.map(netplay.main, argvs))
-    if any(codes):
-        raise SystemExit(max(codes))
-    with open(out, "wb") as f:
-        for part in parts:
-            with open(part, "rb") as g:
-                f.write(g.read())
-            os.remove(part)
-    return argvs[0]
 
 
 def fit_step(a, games, path):
@@ -127,7 +98,7 @@ def main(argv=None):
     ap.add_argument("--sims", type=int, default=32, help="self-play's simulations a move")
     ap.add_argument("--search", choices=("puct", "gumbel"), default="gumbel")
     ap.add_argument("--twin", action="store_true",
-                    help="self-play on the compiled twin (Gumbel; numba, requirements-twin.txt), a process a job")
+                    help="self-play on the compiled twin (netplay --twin: Gumbel; numba, requirements-twin.txt)")
     ap.add_argument("--seed", type=int, default=300000, help="self-play's first deal (game g: seed + g)")
     ap.add_argument("--agent-data", nargs="*", default=[], help="the agent's games to fit beside self-play's")
     ap.add_argument("--epochs", type=int, default=2)
@@ -139,8 +110,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.twin and a.search != "gumbel":
         ap.error("--twin plays Gumbel's root search (--search gumbel)")
-    if not a.twin:
-        a.batch = a.batch or 16
+    a.batch = a.batch or (None if a.twin else 16)  # (the twin's own default, 256)
     os.makedirs(a.dir, exist_ok=True)
     games, net = os.path.join(a.dir, "games.jsonl.gz"), os.path.join(a.dir, "net.json")
     screen, record = os.path.join(a.dir, "screen.json"), os.path.join(a.dir, "generation.json")

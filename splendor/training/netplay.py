@@ -208,13 +208,35 @@ def _task(args):
     return records, evals, time.process_time() - t0
 
 
-def _finished(tasks, workers=1, address=None):
-    """The tasks' results, each as soon as it is done (in any order with processes or Ray)."""
+_twin_compiled = []  # (this process has compiled the twin, or read it from numba's cache)
+
+
+def _twin_task(args):
+    """One batch of games on the compiled twin: (records, positions evaluated, processor seconds), the first batch
+    of a process not timed while it compiles."""
+    from .twin import selfplay as twin
+
+    net_text, seeds, sims, rng_seed, considered, c_scale = args
+    net = read_net(net_text)
+    params = puct.SearchParams()
+    if not _twin_compiled:
+        twin.play(net, seeds[:1], sims=2, params=params)
+        _twin_compiled.append(True)
+    t0 = time.process_time()
+    records, evals = twin.play(net, seeds, sims=sims, params=params, rng_seed=rng_seed, considered=considered,
+                               c_scale=c_scale)
+    return records, evals, time.process_time() - t0
+
+
+def _finished(tasks, workers=1, address=None, task=None):
+    """The results of ``task`` (netplay's own games unless given) over ``tasks``, each as soon as it is done (in any
+    order with processes or Ray)."""
+    task = task or _task
     if address:
         import ray
 
         ray.init(address=address, runtime_env={"env_vars": BLAS_THREADS})
-        remote = ray.remote(_task)
+        remote = ray.remote(task)
         waiting = [remote.remote(t) for t in tasks]
         while waiting:
             done, waiting = ray.wait(waiting)
@@ -223,10 +245,10 @@ def _finished(tasks, workers=1, address=None):
         from multiprocessing import Pool
 
         with Pool(workers) as pool:
-            yield from pool.imap_unordered(_task, tasks)
+            yield from pool.imap_unordered(task, tasks)
     else:
         for t in tasks:
-            yield _task(t)
+            yield task(t)
 
 
 def main(argv=None):
@@ -251,7 +273,7 @@ def main(argv=None):
     ap.add_argument("--address", help="a Ray cluster's address ('auto' for the one this machine belongs to)")
     ap.add_argument("--twin", action="store_true",
                     help="play on the compiled twin (splendor/training/twin: numba, requirements-twin.txt; "
-                         "--search gumbel, one process, --batch games in lockstep, 256 unless given)")
+                         "--search gumbel, --batch games in lockstep, 256 unless given, a batch a task)")
     ap.add_argument("--compare-python", type=int, default=0, metavar="N",
                     help="with --twin: then play N games of this Python loop at the same settings, and print both "
                          "figures of positions per CPU-hour")
@@ -323,27 +345,25 @@ def _rate(positions, cpu):
 def _twin_main(a):
     """``netplay --twin``: the games on the compiled twin (:mod:`.twin.selfplay`), then, with ``--compare-python N``,
     N games of this module's loop at the same network and search settings, each figure on its own line."""
-    from .twin import selfplay as twin
     from .twin.rules import COMPILED
 
     with open(a.net, encoding="utf-8") as f:
-        net = read_net(f.read())
+        net_text = f.read()
+    net = read_net(net_text)
     if a.compare_python and net.players != 2:
         print(f"netplay: --compare-python plays this module's loop, which plays two seats; {a.net} is a "
               f"{net.players}-player network (the twin plays it without the comparison)")
         return 2
     batch = a.batch or 256
     params = puct.SearchParams()
-    twin.play(net, [a.seed], sims=2, params=params)  # (compiled here, or read from numba's cache: not timed)
     opener = gzip.open if a.out.endswith(".gz") else open
     seeds = [a.seed + g for g in range(a.games)]
+    tasks = [(net_text, seeds[i:i + batch], a.sims, a.seed + i, a.considered, a.c_scale)
+             for i in range(0, len(seeds), batch)]
     positions = 0
     cpu = 0.0
-    for i in range(0, len(seeds), batch):
-        t0 = time.process_time()
-        records, _ = twin.play(net, seeds[i:i + batch], sims=a.sims, params=params, rng_seed=a.seed + i,
-                               considered=a.considered, c_scale=a.c_scale)
-        cpu += time.process_time() - t0
+    for records, _, c in _finished(tasks, a.workers, a.address, _twin_task):  # (each batch written as it ends)
+        cpu += c
         positions += sum(len(r["decisions"]) for r in records)
         with opener(a.out, "at", encoding="utf-8") as f:
             for rec in records:
