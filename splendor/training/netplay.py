@@ -300,21 +300,15 @@ def main(argv=None):
     tasks = [(net_text, seeds[i:i + a.batch], a.sims, params, a.explore, a.seed + i, a.search, a.considered,
               a.c_scale) for i in range(0, len(seeds), a.batch)]
     started = time.time()
-    opener = gzip.open if a.out.endswith(".gz") else open
     n = 0
     positions = 0
     cpu = 0.0
     evals = 0
-    # Each batch's games are written as soon as it is done, the file closed after it (a .gz gets a whole member of
-    # its own): a run stopped midway keeps every batch finished before it, readable.
     for records, e, c in _finished(tasks, a.workers, a.address):
         cpu += c
         evals += e
-        with opener(a.out, "at", encoding="utf-8") as f:
-            for rec in records:
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-                n += 1
-                positions += len(rec["decisions"])
+        n += len(records)
+        positions += _append(a.out, records)
     wall = time.time() - started
     hours = cpu / 3600
     print(f"{n} games ({a.search}) at {a.sims} simulations a move in {wall:.0f} s ({cpu:.0f} s of processor time): "
@@ -338,6 +332,16 @@ def main(argv=None):
     return 0
 
 
+def _append(path, records):
+    """Append a finished batch's records to ``path`` and close it (a .gz gets a whole member of its own), so a run
+    stopped midway keeps every batch finished before it, readable; the positions (decisions recorded) written."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "at", encoding="utf-8") as f:
+        for rec in records:
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    return sum(len(rec["decisions"]) for rec in records)
+
+
 def _rate(positions, cpu):
     return positions / (cpu / 3600) if cpu else 0.0
 
@@ -355,25 +359,20 @@ def _twin_main(a):
               f"{net.players}-player network (the twin plays it without the comparison)")
         return 2
     batch = a.batch or 256
-    params = puct.SearchParams()
-    opener = gzip.open if a.out.endswith(".gz") else open
     seeds = [a.seed + g for g in range(a.games)]
     tasks = [(net_text, seeds[i:i + batch], a.sims, a.seed + i, a.considered, a.c_scale)
              for i in range(0, len(seeds), batch)]
     positions = 0
     cpu = 0.0
-    for records, _, c in _finished(tasks, a.workers, a.address, _twin_task):  # (each batch written as it ends)
+    for records, _, c in _finished(tasks, a.workers, a.address, _twin_task):
         cpu += c
-        positions += sum(len(r["decisions"]) for r in records)
-        with opener(a.out, "at", encoding="utf-8") as f:
-            for rec in records:
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        positions += _append(a.out, records)
     how = "compiled" if COMPILED else "plain Python: numba is not installed"
     print(f"twin ({how}): {len(seeds)} games, {positions} positions at {a.sims} simulations in {cpu:.1f} s of "
           f"processor time: {_rate(positions, cpu):,.0f} positions per CPU-hour; written to {a.out}")
     if a.compare_python:
         t0 = time.process_time()
-        records, _ = play(net, seeds[:a.compare_python], a.sims, params, rng_seed=a.seed, search="gumbel",
+        records, _ = play(net, seeds[:a.compare_python], a.sims, puct.SearchParams(), rng_seed=a.seed, search="gumbel",
                           considered=a.considered, c_scale=a.c_scale)
         old = time.process_time() - t0
         old_positions = sum(len(r["decisions"]) for r in records)
